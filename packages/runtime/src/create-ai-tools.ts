@@ -1,0 +1,335 @@
+import { jsonSchema, tool } from 'ai';
+import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
+
+/** The AI SDK's model-output type, derived so that no extra dependency is needed. */
+type ToolResultOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>;
+import { ToolError, toToolError } from '@aibuddy/registry';
+import type {
+  AnyToolDefinition,
+  ImpactAssessment,
+  ModelOutput,
+  ResolvedTool,
+  ResolvedToolSet,
+  ToolExecutionContext,
+  ToolServices,
+} from '@aibuddy/registry';
+import type { RuntimeEvent, RuntimeEventSink } from './events.js';
+import { defaultModelOutput, modelOutputText } from './model-output.js';
+
+/** Default period of heartbeats for running tools. */
+export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
+
+/** What the runtime knows about a finished call; given to lifecycle hooks. */
+export interface ToolExecutionEndInfo {
+  /** The call id. */
+  toolCallId: string;
+  /** The tool name the model used. */
+  toolName: string;
+  /** The config the tool belongs to. */
+  configKey: string;
+  /** The tool's definition (with its group's hooks). */
+  definition: AnyToolDefinition;
+  /** The validated input (the raw input when validation failed). */
+  input: unknown;
+  /** The raw output, when the call succeeded. */
+  output?: unknown;
+  /** The error, when it failed. */
+  error?: ToolError;
+  /** The model view before any compaction (for successful calls). */
+  modelOutput?: ModelOutput;
+  /** Wall time of the call. */
+  durationMs: number;
+  /** The task (run) id. */
+  taskId: string | undefined;
+  /** Aborted when the run stops: background work started for this result must stop too. */
+  signal: AbortSignal;
+}
+
+/** Hooks other packages (the compactor) plug into without the runtime depending on them. */
+export interface RuntimeHooks {
+  /**
+   * Called as soon as a call ends, without being awaited: background work (compaction) starts
+   * here and never delays the client.
+   */
+  onToolExecutionEnd?(info: ToolExecutionEndInfo): void | Promise<void>;
+  /**
+   * Decides the final model view of a successful result just before the model is sent it
+   * (for example, the compacted form). Return `undefined` to keep the view as it is.
+   */
+  resolveModelOutput?(info: ToolExecutionEndInfo & { modelOutput: ModelOutput }): ModelOutput | undefined | Promise<ModelOutput | undefined>;
+}
+
+/** A request for a person's decision on one concrete call. */
+export interface AuthorizationRequest extends ImpactAssessment {
+  /** The call id the decision is bound to. */
+  toolCallId: string;
+  /** The tool. */
+  toolName: string;
+  /** The validated input. */
+  input: unknown;
+}
+
+/** A person's decision. */
+export interface AuthorizationDecision {
+  /** Whether the call may run. */
+  approved: boolean;
+  /** The person's reason (sent to the model on rejection). */
+  reason?: string;
+}
+
+/** Options of `createAiTools`. */
+export interface CreateAiToolsOptions {
+  /** Services given to every tool's execution context. */
+  services?: ToolServices;
+  /** The task (run) id. */
+  taskId?: string;
+  /** Receives client events. */
+  onEvent?: RuntimeEventSink;
+  /** Lifecycle hooks (the compactor's, a host's). */
+  hooks?: RuntimeHooks | readonly RuntimeHooks[];
+  /** Stops every call of this run (a user stop). Combined with the AI SDK's own signal. */
+  signal?: AbortSignal;
+  /** Heartbeat period for running calls (default 30 s). Injectable so tests stay fast. */
+  heartbeatIntervalMs?: number;
+  /**
+   * Decides high-impact calls (those whose tool's `impact` returns an assessment). Without it,
+   * high-impact calls are refused at the `authorization` stage: nothing decides for a person.
+   */
+  authorize?: (request: AuthorizationRequest, signal: AbortSignal) => Promise<AuthorizationDecision>;
+}
+
+interface CallRecord {
+  info: ToolExecutionEndInfo;
+  client: unknown;
+  emitted: boolean;
+}
+
+function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason;
+  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
+  return typeof reason === 'string' ? reason : 'the run was stopped';
+}
+
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * Turns resolved tools into a plain AI SDK tool map that runs unchanged under `generateText`,
+ * `streamText` and `ToolLoopAgent`. Validation, authorization, heartbeats, client events, abort
+ * plumbing and stage attribution happen here, identically for every tool.
+ */
+export function createAiTools(
+  resolved: ResolvedToolSet | readonly ResolvedTool[],
+  options: CreateAiToolsOptions = {},
+): ToolSet {
+  const list = Array.isArray(resolved) ? (resolved as readonly ResolvedTool[]) : (resolved as ResolvedToolSet).tools;
+  const hooks = options.hooks === undefined ? [] : Array.isArray(options.hooks) ? options.hooks : [options.hooks as RuntimeHooks];
+  const emit = (event: RuntimeEvent) => {
+    try {
+      options.onEvent?.(event);
+    } catch {
+      // A failing client sink must never break a tool call.
+    }
+  };
+  const calls = new Map<string, CallRecord>();
+  const tools: ToolSet = {};
+
+  for (const entry of list) {
+    const definition = entry.definition;
+    const toolName = definition.name;
+
+    const fail = (error: ToolError, info: Omit<ToolExecutionEndInfo, 'error' | 'durationMs'>, started: number): never => {
+      const durationMs = Date.now() - started;
+      emit({
+        type: 'tool-result',
+        toolCallId: info.toolCallId,
+        toolName,
+        client: { error: error.toJSON() },
+        model: { type: 'error-text', value: error.message },
+        error: { stage: error.stage, message: error.message },
+        durationMs,
+      });
+      runHooks({ ...info, error, durationMs });
+      throw error;
+    };
+
+    const runHooks = (info: ToolExecutionEndInfo) => {
+      for (const hook of hooks) {
+        if (!hook.onToolExecutionEnd) continue;
+        try {
+          void Promise.resolve(hook.onToolExecutionEnd(info)).catch(() => undefined);
+        } catch {
+          // Hooks run in the background; their failures never reach the call.
+        }
+      }
+    };
+
+    const execute = async (rawInput: unknown, sdk: ToolExecutionOptions): Promise<unknown> => {
+      const started = Date.now();
+      const toolCallId = sdk.toolCallId;
+      const signals = [sdk.abortSignal, options.signal].filter((s): s is AbortSignal => s !== undefined);
+      const signal = signals.length === 0 ? new AbortController().signal : signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+      const base = { toolCallId, toolName, configKey: entry.configKey, definition, input: rawInput, taskId: options.taskId, signal };
+      emit({ type: 'tool-call', toolCallId, toolName, input: rawInput });
+
+      if (signal.aborted) {
+        return fail(new ToolError(`not started: ${abortReason(signal)}.`, { stage: 'execution', toolName, retryable: false }), base, started);
+      }
+
+      const validation = definition.validate(rawInput);
+      if (!validation.success) {
+        const issues = validation.issues.map((i) => `${i.path || '(input)'}: ${i.message}`).join('; ');
+        return fail(
+          new ToolError(`invalid input: ${issues}.`, {
+            stage: 'parameters',
+            toolName,
+            details: { issues: validation.issues },
+            hint: 'Fix the input to match the tool\'s schema and call again.',
+          }),
+          base,
+          started,
+        );
+      }
+      const input = validation.value;
+      const info = { ...base, input };
+
+      const assessment = safeImpact(definition, input);
+      if (assessment) {
+        if (!options.authorize) {
+          return fail(
+            new ToolError(`this call is high impact (${assessment.impact}) and this host has no way to ask a person.`, {
+              stage: 'authorization',
+              toolName,
+              retryable: false,
+            }),
+            info,
+            started,
+          );
+        }
+        let decision: AuthorizationDecision;
+        try {
+          decision = await raceAbort(options.authorize({ ...assessment, toolCallId, toolName, input }, signal), signal);
+        } catch (error) {
+          const stopped = signal.aborted;
+          return fail(
+            new ToolError(stopped ? `confirmation not given: ${abortReason(signal)}.` : `confirmation failed: ${(error as Error).message}`, {
+              stage: 'authorization',
+              toolName,
+              retryable: false,
+              cause: error,
+            }),
+            info,
+            started,
+          );
+        }
+        if (!decision.approved) {
+          return fail(
+            new ToolError(`the user rejected this call${decision.reason ? `: ${decision.reason}` : '.'}`, {
+              stage: 'authorization',
+              toolName,
+              retryable: false,
+              hint: 'Do not retry it; ask the user how to proceed.',
+            }),
+            info,
+            started,
+          );
+        }
+      }
+
+      const interval = options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
+      const timer = interval > 0 ? setInterval(() => emit({ type: 'heartbeat', toolCallId }), interval) : undefined;
+      timer?.unref?.();
+      const context: ToolExecutionContext = {
+        toolCallId,
+        signal,
+        taskId: options.taskId,
+        services: options.services ?? {},
+        emitOutput: (stream, chunk) => emit({ type: 'tool-output', toolCallId, stream, chunk }),
+        heartbeat: () => emit({ type: 'heartbeat', toolCallId }),
+      };
+      let output: unknown;
+      try {
+        output = await raceAbort(Promise.resolve().then(() => definition.execute(input, context)), signal);
+      } catch (error) {
+        const toolError = signal.aborted && !ToolError.isInstance(error)
+          ? new ToolError(`stopped: ${abortReason(signal)}.`, { stage: 'execution', toolName, retryable: false, sideEffectsPossible: true, cause: error })
+          : toToolError(error, 'execution', toolName);
+        return fail(toolError, info, started);
+      } finally {
+        if (timer) clearInterval(timer);
+      }
+
+      let modelOutput: ModelOutput;
+      let client: unknown;
+      try {
+        modelOutput = defaultModelOutput(definition, toolCallId, input, output);
+        client = definition.toClient ? definition.toClient({ toolName, toolCallId, input, output }) : output;
+      } catch (error) {
+        return fail(toToolError(error, 'projection', toolName), info, started);
+      }
+      const endInfo: ToolExecutionEndInfo = { ...info, output, modelOutput, durationMs: Date.now() - started };
+      calls.set(toolCallId, { info: endInfo, client, emitted: false });
+      runHooks(endInfo);
+      return output;
+    };
+
+    const toModelOutput = async ({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: unknown }): Promise<ToolResultOutput> => {
+      const record = calls.get(toolCallId);
+      let model: ModelOutput = record?.info.modelOutput ?? defaultModelOutput(definition, toolCallId, input, output);
+      if (record) {
+        for (const hook of hooks) {
+          if (!hook.resolveModelOutput) continue;
+          try {
+            const replaced = await hook.resolveModelOutput({ ...record.info, modelOutput: model });
+            if (replaced) model = replaced;
+          } catch {
+            // A failed compaction keeps the uncompacted view: correctness over size.
+          }
+        }
+        if (!record.emitted) {
+          record.emitted = true;
+          emit({ type: 'tool-result', toolCallId, toolName, client: record.client, model, durationMs: record.info.durationMs });
+        }
+      }
+      return model as ToolResultOutput;
+    };
+
+    tools[toolName] = tool({
+      description: definition.description,
+      // Validation happens in `execute`, so that bad input becomes a `parameters` error the model
+      // can read and fix, instead of an SDK-level failure with no stage.
+      inputSchema: jsonSchema(definition.inputJsonSchema as Parameters<typeof jsonSchema>[0], {
+        validate: (value) => ({ success: true, value }),
+      }),
+      execute,
+      toModelOutput,
+    }) as Tool;
+  }
+  return tools;
+}
+
+function safeImpact(definition: AnyToolDefinition, input: unknown): ImpactAssessment | undefined {
+  // A broken impact classifier must fail closed: treat the call as high impact.
+  try {
+    return definition.impact?.(input);
+  } catch (error) {
+    return { target: definition.name, scope: 'unknown', impact: `impact could not be assessed (${(error as Error).message})` };
+  }
+}
+
+export { modelOutputText };
