@@ -35,7 +35,7 @@ export function defineTool<S extends ToolInputSchema, OUTPUT, INPUT = InferToolI
     inputJsonSchema: schema.jsonSchema,
     validate: schema.validate,
     execute: spec.execute,
-    impact: spec.impact,
+    ...(spec.impact ? { impact: spec.impact } : {}),
     disposable: spec.disposable ?? false,
     exemptFromCompaction: spec.exemptFromCompaction ?? false,
     ...(spec.toModelOutput ? { toModelOutput: spec.toModelOutput } : {}),

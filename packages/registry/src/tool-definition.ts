@@ -88,11 +88,11 @@ export interface ImpactAssessment {
 /** Result hooks a tool or a whole group can carry. */
 export interface ToolResultHooks<INPUT = unknown, OUTPUT = unknown> {
   /** The model's view of a result. Defaults to the output as JSON (text for strings). */
-  toModelOutput?: (args: ResultHookArgs<INPUT, OUTPUT>) => ModelOutput | string;
+  toModelOutput?(args: ResultHookArgs<INPUT, OUTPUT>): ModelOutput | string;
   /** The client's view of a result (display fields). Defaults to the raw output. */
-  toClient?: (args: ResultHookArgs<INPUT, OUTPUT>) => unknown;
+  toClient?(args: ResultHookArgs<INPUT, OUTPUT>): unknown;
   /** How large results are compacted for later steps (see `@aibuddy/compactor`). */
-  compact?: CompactHook<INPUT, OUTPUT>;
+  compact?(args: CompactHookArgs<INPUT, OUTPUT>): CompactDecision | Promise<CompactDecision>;
 }
 
 /** What `defineTool` takes. */
@@ -104,12 +104,12 @@ export interface ToolSpec<INPUT = unknown, OUTPUT = unknown> extends ToolResultH
   /** A zod object schema or a JSON Schema object with top-level `type: "object"`. */
   inputSchema: ToolInputSchema;
   /** Runs the call. Throw a `ToolError` to name the failing stage; anything else counts as `execution`. */
-  execute: (input: INPUT, context: ToolExecutionContext) => Promise<OUTPUT> | OUTPUT;
+  execute(input: INPUT, context: ToolExecutionContext): Promise<OUTPUT> | OUTPUT;
   /**
    * Decides from the input whether this concrete call is high impact and needs a person's
    * confirmation. Return `undefined` for ordinary calls.
    */
-  impact?: (input: INPUT) => ImpactAssessment | undefined;
+  impact?(input: INPUT): ImpactAssessment | undefined;
   /** Results may be dropped from context after use (enables the `drop` compaction strategy). */
   disposable?: boolean;
   /** Never compact results of this tool (for example `view_tool_call`, which already pages). */
@@ -131,7 +131,7 @@ export interface ToolDefinition<INPUT = unknown, OUTPUT = unknown> extends ToolR
   /** Runs the call with validated input. */
   execute(input: INPUT, context: ToolExecutionContext): Promise<OUTPUT> | OUTPUT;
   /** See {@link ToolSpec.impact}. */
-  readonly impact: ((input: INPUT) => ImpactAssessment | undefined) | undefined;
+  impact?(input: INPUT): ImpactAssessment | undefined;
   /** See {@link ToolSpec.disposable}. */
   readonly disposable: boolean;
   /** See {@link ToolSpec.exemptFromCompaction}. */
