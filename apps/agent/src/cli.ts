@@ -1,8 +1,11 @@
 #!/usr/bin/env node
-// Placeholder until the host lands: prints the built-in tool groups the registry knows.
-import { TOOL_CONFIG_METAS, TOOL_NAME_MAP } from '@aibuddy/registry';
+import { main } from './main.js';
 
-for (const [key, meta] of Object.entries(TOOL_CONFIG_METAS)) {
-  const tools = Object.entries(TOOL_NAME_MAP).filter(([, k]) => k === key).map(([name]) => name);
-  console.log(`${key.padEnd(14)} ${meta.title.padEnd(16)} ${tools.join(', ')}`);
-}
+// The entry point only starts `main`; everything else is importable and testable.
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`aibuddy: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,1 +1,43 @@
-export {};
+export {
+  COMPACTION_THRESHOLD_TOKENS,
+  createCompactor,
+  DEFAULT_MAX_SUMMARY_INPUT_TOKENS,
+  DEFAULT_TARGET_TOKENS,
+} from './compactor.js';
+export type {
+  CompactableTool,
+  CompactionEvent,
+  CompactionInput,
+  CompactionOutcome,
+  CompactionStrategy,
+  Compactor,
+  CompactorHooks,
+  CompactorOptions,
+  RecoveryPointer,
+} from './compactor.js';
+export { CompactorError } from './errors.js';
+export {
+  DEFAULT_INTERACTION_NORMALIZERS,
+  normalizeAskUserQuestion,
+  normalizeConfirm,
+} from './interactions.js';
+export type { InteractionNormalizer, MessageToolOutput } from './interactions.js';
+export { droppedNote, headTailTrim, modelOutputText, recoveryNote, VIEW_TOOL_CALL } from './model-view.js';
+export { INTERRUPTED_RESULT_TEXT, rebuildContext } from './rebuild-context.js';
+export type { RebuildContextOptions } from './rebuild-context.js';
+export { COMPACTED_OUTPUTS_DIR, createResultStore, NO_TASK_FOLDER } from './result-store.js';
+export type { PruneReport, ResultStore, ResultStoreOptions, RetentionPolicy, StoredResult } from './result-store.js';
+export { safeName } from './safe-name.js';
+export { summarizeResult } from './summarize.js';
+export type { SummarizeArgs } from './summarize.js';
+export {
+  createTokenCounter,
+  DEFAULT_ENCODING,
+  MAX_SLICE_CHARS,
+  TokenCounterClosedError,
+} from './token-counter.js';
+export type { TokenCounter, TokenCounterOptions } from './token-counter.js';
+export { DEFAULT_VIEW_LIMIT, MAX_VIEW_LIMIT, partText, readPage } from './view-page.js';
+export type { ViewPage, ViewPart, ViewRequest } from './view-page.js';
+export { createViewToolCallTool, TOOL_RESULTS_CONFIG_KEY, toolResultsConfig } from './view-tool-call.js';
+export type { CompactorService, ViewToolCallInput } from './view-tool-call.js';

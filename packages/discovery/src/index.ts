@@ -1,1 +1,40 @@
-export {};
+export { decideDeferral, MCP_SERVER_DEFER_THRESHOLD, MCP_TOTAL_DEFER_THRESHOLD } from './gate.js';
+export type { DeferralDecision, GateOptions, GateServerInput, ServerDeferral } from './gate.js';
+
+export { createToolIndex, DEFAULT_TUNING, MAX_REGEX_LENGTH, ToolSearchQueryError } from './search/index.js';
+export type { ToolIndex, ToolIndexEntry, ToolIndexTuning, ToolSearchHit, ToolSearchOptions } from './search/index.js';
+
+export { McpConfigError, McpServerStartError } from './errors.js';
+export { DEFAULT_STARTUP_TIMEOUT_MS, loadMcpConfig, parseMcpConfig } from './mcp/config.js';
+export type { McpConfig, McpHttpServerConfig, McpServerConfig, McpServerOptions, McpStdioServerConfig } from './mcp/config.js';
+export { MCP_NAME_SEPARATOR, namespaceToolName } from './mcp/tool-names.js';
+export { createMcpToolDefinition, mcpResultToModelOutput, normalizeMcpInputSchema } from './mcp/mcp-tool.js';
+export type { McpCallResult, McpContentBlock, McpToolCaller, McpToolInfo } from './mcp/mcp-tool.js';
+export { McpServerConnection } from './mcp/mcp-connection.js';
+export type { McpConnectionSettings, McpReconnectOptions, McpServerEvent, McpServerStatus } from './mcp/mcp-connection.js';
+export { connectMcpServers, mcpConfigKey } from './mcp/mcp-manager.js';
+export type { ConnectMcpServersOptions, McpManager, McpServerState } from './mcp/mcp-manager.js';
+
+export { combineCatalogs, staticCatalog } from './catalog.js';
+export type { CatalogTool, DeferredToolCatalog } from './catalog.js';
+
+export { createActiveSet, namesInToolSearchOutput, toolNamesInHistory } from './active-set/active-set.js';
+export type { ActiveSet, ActiveSetOptions, HistoryMessage } from './active-set/active-set.js';
+
+export { TOOL_SEARCH_CONFIG_KEY, TOOL_SEARCH_TOOL_NAME } from './tool-search/constants.js';
+export {
+  createToolSearchConfig,
+  DEFAULT_TOOL_SEARCH_LIMIT,
+  MAX_TOOL_SEARCH_LIMIT,
+  parseSlashRegex,
+} from './tool-search/tool-search-config.js';
+export type { ToolSearchConfigOptions, ToolSearchResult, ToolSearchResultTool } from './tool-search/tool-search-config.js';
+
+export { loadSkills, MAX_SKILL_DESCRIPTION } from './skills/load-skills.js';
+export type { LoadedSkills, Skill, SkillProblem } from './skills/load-skills.js';
+export { listSkillFiles, MAX_FILE_CHARS, MAX_LISTED_FILES, readSkillFile } from './skills/skill-files.js';
+export type { SkillFileContent } from './skills/skill-files.js';
+export { parseFrontmatter } from './skills/frontmatter.js';
+export type { ParsedSkillFile } from './skills/frontmatter.js';
+export { createSkillsConfig, SKILLS_CONFIG_KEY, skillListing, VIEW_SKILL_TOOL_NAME } from './skills/skills-config.js';
+export type { SkillsConfigOptions, ViewSkillResult } from './skills/skills-config.js';

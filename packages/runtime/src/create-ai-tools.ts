@@ -14,6 +14,9 @@ import type {
   ToolServices,
 } from '@aibuddy/registry';
 import type { RuntimeEvent, RuntimeEventSink } from './events.js';
+import { createApprovalLedger } from './approval-ledger.js';
+import { authorizeCall, recordSdkApprovalRequest, stopOpenRequests } from './authorize-call.js';
+import type { ConfirmationGate } from './confirmation-gate.js';
 import { defaultModelOutput, modelOutputText } from './model-output.js';
 
 /** Default period of heartbeats for running tools. */
@@ -67,6 +70,8 @@ export interface AuthorizationRequest extends ImpactAssessment {
   toolName: string;
   /** The validated input. */
   input: unknown;
+  /** Digest of the input (see `inputDigest`): the decision is bound to it. */
+  inputDigest: string;
 }
 
 /** A person's decision. */
@@ -75,6 +80,13 @@ export interface AuthorizationDecision {
   approved: boolean;
   /** The person's reason (sent to the model on rejection). */
   reason?: string;
+  /**
+   * The call the decision was given for. When present it must equal the request's: a decision
+   * that travelled through a UI echoes it, so that a stale one replayed for another call is refused.
+   */
+  toolCallId?: string;
+  /** The input digest the decision was given for; when present it must equal the request's. */
+  inputDigest?: string;
 }
 
 /** Options of `createAiTools`. */
@@ -96,12 +108,20 @@ export interface CreateAiToolsOptions {
    * high-impact calls are refused at the `authorization` stage: nothing decides for a person.
    */
   authorize?: (request: AuthorizationRequest, signal: AbortSignal) => Promise<AuthorizationDecision>;
+  /**
+   * The host's confirmation gate (`createConfirmationGate`): its policy decides high-impact calls,
+   * its ledger binds decisions to call and input; with `via: 'ai-sdk'` high-impact calls declare
+   * `needsApproval` and are answered by AI SDK approval responses. Takes precedence over `authorize`.
+   */
+  confirmation?: ConfirmationGate;
 }
 
 interface CallRecord {
   info: ToolExecutionEndInfo;
   client: unknown;
   emitted: boolean;
+  /** Set when a person rejected the call: the model is sent `execution-denied` with this reason. */
+  deniedReason?: string;
 }
 
 function abortReason(signal: AbortSignal): string {
@@ -148,6 +168,17 @@ export function createAiTools(
   };
   const calls = new Map<string, CallRecord>();
   const tools: ToolSet = {};
+  const gate = options.confirmation;
+  const ledger = gate?.ledger ?? createApprovalLedger();
+  const authorize = gate ? gate.authorize : options.authorize;
+  const askThroughSdk = gate?.via === 'ai-sdk' && gate.policy === 'ask';
+  // Requests sent as AI SDK approval requests that no one has answered yet; a user stop closes them.
+  const openSdkRequests = new Set<string>();
+  options.signal?.addEventListener(
+    'abort',
+    () => void stopOpenRequests(openSdkRequests, ledger, emit, 'the run was stopped before the user decided').catch(() => undefined),
+    { once: true },
+  );
 
   for (const entry of list) {
     const definition = entry.definition;
@@ -210,44 +241,32 @@ export function createAiTools(
 
       const assessment = safeImpact(definition, input);
       if (assessment) {
-        if (!options.authorize) {
-          return fail(
-            new ToolError(`this call is high impact (${assessment.impact}) and this host has no way to ask a person.`, {
-              stage: 'authorization',
-              toolName,
-              retryable: false,
-            }),
-            info,
-            started,
-          );
-        }
-        let decision: AuthorizationDecision;
+        let outcome: Awaited<ReturnType<typeof authorizeCall>>;
         try {
-          decision = await raceAbort(options.authorize({ ...assessment, toolCallId, toolName, input }, signal), signal);
+          outcome = await authorizeCall({ assessment, toolCallId, toolName, input, signal, messages: sdk.messages, authorize, ledger, emit });
         } catch (error) {
-          const stopped = signal.aborted;
-          return fail(
-            new ToolError(stopped ? `confirmation not given: ${abortReason(signal)}.` : `confirmation failed: ${(error as Error).message}`, {
-              stage: 'authorization',
-              toolName,
-              retryable: false,
-              cause: error,
-            }),
-            info,
-            started,
-          );
+          return fail(ToolError.isInstance(error) ? error : toToolError(error, 'authorization', toolName), info, started);
+        } finally {
+          openSdkRequests.delete(toolCallId);
         }
-        if (!decision.approved) {
-          return fail(
-            new ToolError(`the user rejected this call${decision.reason ? `: ${decision.reason}` : '.'}`, {
-              stage: 'authorization',
-              toolName,
-              retryable: false,
-              hint: 'Do not retry it; ask the user how to proceed.',
-            }),
-            info,
-            started,
-          );
+        if (!outcome.approved) {
+          // A rejection is a person's answer, not a failure of the tool: the model is sent
+          // `execution-denied` with the reason, and nothing ran.
+          const durationMs = Date.now() - started;
+          const error = new ToolError(`the user rejected this call: ${outcome.reason}`, { stage: 'authorization', toolName, retryable: false });
+          const client = { denied: true, reason: outcome.reason };
+          calls.set(toolCallId, { info: { ...info, durationMs }, client, emitted: true, deniedReason: outcome.reason });
+          emit({
+            type: 'tool-result',
+            toolCallId,
+            toolName,
+            client,
+            model: { type: 'execution-denied', reason: outcome.reason },
+            error: { stage: 'authorization', message: error.message },
+            durationMs,
+          });
+          runHooks({ ...info, error, durationMs });
+          return client;
         }
       }
 
@@ -290,6 +309,7 @@ export function createAiTools(
 
     const toModelOutput = async ({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: unknown }): Promise<ToolResultOutput> => {
       const record = calls.get(toolCallId);
+      if (record?.deniedReason !== undefined) return { type: 'execution-denied', reason: record.deniedReason };
       let model: ModelOutput = record?.info.modelOutput ?? defaultModelOutput(definition, toolCallId, input, output);
       if (record) {
         for (const hook of hooks) {
@@ -318,6 +338,19 @@ export function createAiTools(
       }),
       execute,
       toModelOutput,
+      ...(askThroughSdk
+        ? {
+            needsApproval: async (rawInput: unknown, { toolCallId }: { toolCallId: string }) => {
+              // Invalid input is reported by `execute` at the parameters stage; nothing to approve.
+              const validation = definition.validate(rawInput);
+              if (!validation.success) return false;
+              const assessment = safeImpact(definition, validation.value);
+              if (!assessment) return false;
+              openSdkRequests.add(toolCallId);
+              return recordSdkApprovalRequest({ assessment, toolCallId, toolName, input: validation.value, ledger, emit });
+            },
+          }
+        : {}),
     }) as Tool;
   }
   return tools;

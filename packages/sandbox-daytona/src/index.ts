@@ -1,1 +1,1 @@
-export {};
+export { createDaytonaSandbox, DaytonaSandbox } from './daytona-sandbox.js';

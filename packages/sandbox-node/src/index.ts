@@ -1,1 +1,21 @@
-export {};
+import { registerNodeSandboxFactory } from '@aibuddy/sandbox';
+import { createNodeSandbox } from './node-sandbox.js';
+
+// Importing this package makes `createSandbox({ type: 'node' })` find it in any install layout.
+registerNodeSandboxFactory(createNodeSandbox);
+
+export {
+  createNodeSandbox,
+  NodeSandbox,
+  DEFAULT_EXEC_TIMEOUT_MS,
+  DEFAULT_EXIT_DRAIN_MS,
+  DEFAULT_INHERIT_ENV,
+  DEFAULT_KILL_GRACE_MS,
+  DEFAULT_MAX_OUTPUT_BYTES,
+  DEFAULT_SEARCH_TIMEOUT_MS,
+} from './node-sandbox.js';
+export { DEFAULT_READ_LIMIT, MAX_LINE_CHARS } from './read-file.js';
+export { DEFAULT_LS_LIMIT } from './ls.js';
+export { DEFAULT_GLOB_LIMIT } from './glob.js';
+export { DEFAULT_GREP_LIMIT } from './grep.js';
+export { MAX_EDIT_BYTES } from './edit-file.js';

@@ -13,7 +13,8 @@ export type SandboxErrorCode =
   | 'TIMEOUT'
   | 'ABORTED'
   | 'UNAVAILABLE'
-  | 'EDIT_MISMATCH';
+  | 'EDIT_MISMATCH'
+  | 'INVALID_ARGUMENT';
 
 const baseMarker = Symbol.for('aibuddy.sandbox.SandboxError');
 
@@ -76,3 +77,5 @@ export const SandboxAbortedError: SandboxErrorClass<'SandboxAbortedError'> = def
 export const SandboxUnavailableError: SandboxErrorClass<'SandboxUnavailableError'> = defineSandboxError('SandboxUnavailableError', 'UNAVAILABLE') as never;
 /** `editFile` found the old text zero times or several times. */
 export const SandboxEditError: SandboxErrorClass<'SandboxEditError'> = defineSandboxError('SandboxEditError', 'EDIT_MISMATCH') as never;
+/** An argument is malformed (a negative line offset, an invalid regular expression, ...). */
+export const SandboxArgumentError: SandboxErrorClass<'SandboxArgumentError'> = defineSandboxError('SandboxArgumentError', 'INVALID_ARGUMENT') as never;

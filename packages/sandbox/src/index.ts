@@ -28,6 +28,7 @@ export type {
 } from './types.js';
 export {
   SandboxAbortedError,
+  SandboxArgumentError,
   SandboxBinaryFileError,
   SandboxEditError,
   SandboxError,
@@ -39,4 +40,5 @@ export {
   SandboxUnavailableError,
 } from './errors.js';
 export type { SandboxErrorCode } from './errors.js';
-export { AVAILABLE_SANDBOX_TYPES, createSandbox } from './create-sandbox.js';
+export { AVAILABLE_SANDBOX_TYPES, createSandbox, registerNodeSandboxFactory } from './create-sandbox.js';
+export type { NodeSandboxFactory } from './create-sandbox.js';

@@ -248,6 +248,14 @@ export interface NodeSandboxConfig {
   killGraceMs?: number;
   /** Cap on captured output per stream (bytes). */
   maxOutputBytes?: number;
+  /** After a command exits, how long its pipes may drain before leftover background processes are ended (ms). */
+  exitDrainMs?: number;
+  /** Time bound of `glob` and `grep` (ms); past it they return what they found with `truncated`. */
+  searchTimeoutMs?: number;
+  /** The ripgrep binary `grep` uses (default `rg` on PATH); `false` forces the JavaScript engine. */
+  ripgrepPath?: string | false;
+  /** The bubblewrap binary used for isolation (default `bwrap` on PATH). */
+  bubblewrapPath?: string;
 }
 
 /** Config of the Daytona backend (accepted today, not available in this deployment). */

@@ -1,1 +1,25 @@
-export {};
+import './sandbox-service.js';
+
+export { createFilesystemToolConfig, filesystemToolConfig, FILESYSTEM_TOOL_NAMES } from './filesystem-config.js';
+export type { FilesystemClientView, FilesystemToolConfigOptions } from './filesystem-config.js';
+export { DEFAULT_FILESYSTEM_LIMITS } from './limits.js';
+export type { FilesystemLimits } from './limits.js';
+export { compactFilesystemResult } from './compact.js';
+export { adaptIndentation, matchEdit, similarity } from './tolerant-match.js';
+export type { Candidate, MatchOutcome, MatchRange } from './tolerant-match.js';
+export { createReadTracker, staleReason } from './read-tracker.js';
+export type { FileSnapshot, ReadTracker } from './read-tracker.js';
+export { toFsToolError } from './errors.js';
+export type { FsRunContext } from './fs-context.js';
+export { createLsTool, lsView } from './tools/ls.js';
+export type { LsInput, LsOutput } from './tools/ls.js';
+export { createReadFileTool, readFileView } from './tools/read-file.js';
+export type { ReadFileInput, ReadFileOutput } from './tools/read-file.js';
+export { createWriteFileTool, writeFileView } from './tools/write-file.js';
+export type { WriteFileInput, WriteFileOutput } from './tools/write-file.js';
+export { createEditFileTool, editFileView } from './tools/edit-file.js';
+export type { EditFileInput, EditFileOutput } from './tools/edit-file.js';
+export { createGlobTool, globView } from './tools/glob.js';
+export type { GlobInput, GlobOutput } from './tools/glob.js';
+export { createGrepTool, grepView } from './tools/grep.js';
+export type { GrepInput, GrepOutput, GrepOutputMode } from './tools/grep.js';

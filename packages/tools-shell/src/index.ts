@@ -1,1 +1,18 @@
-export {};
+import './sandbox-service.js';
+
+export { createShellToolConfig, shellToolConfig } from './shell-config.js';
+export type { ShellToolConfigOptions } from './shell-config.js';
+export {
+  createExecuteTool,
+  DEFAULT_EXECUTE_TIMEOUT_MS,
+  EXECUTE_GRACE_MS,
+  EXECUTE_MAX_MODEL_CHARS,
+  MAX_EXECUTE_TIMEOUT_MS,
+} from './execute-tool.js';
+export type { ExecuteInput, ExecuteToolOptions } from './execute-tool.js';
+export { formatExecuteModelView } from './exec-result.js';
+export type { ExecuteModelView, ExecuteOutput } from './exec-result.js';
+export { assessCommandImpact, DEFAULT_COMMAND_IMPACT_RULES } from './command-impact.js';
+export type { AssessCommandImpactOptions, CommandImpactContext, CommandImpactRule } from './command-impact.js';
+export { basename, effectiveArgv, parseShellCommand } from './parse-shell.js';
+export type { ShellCommand } from './parse-shell.js';

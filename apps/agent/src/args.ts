@@ -1,0 +1,211 @@
+import { parseArgs } from 'node:util';
+import { ArgumentError } from './errors.js';
+
+/** How deferred tools are presented to the model (see `@aibuddy/defer`). */
+export type DeferPathOption = 'auto' | 'native' | 'active-tools';
+
+/** How confirmation requests are answered when no person is asked. */
+export type ConfirmMode = 'ask' | 'approve' | 'reject';
+
+/** Options shared by `run` and `tools`. */
+export interface CompositionArgs {
+  /** `--workspace`: the workspace folder (resolved later). */
+  workspace: string | undefined;
+  /** `--model`: a model spec (`replay:FILE`, `anthropic:MODEL`, `openai:MODEL`, `openai-compatible:MODEL`). */
+  model: string | undefined;
+  /** `--base-url`: where the provider is reached. */
+  baseUrl: string | undefined;
+  /** `--mcp-config`: an `mcpServers` JSON file. */
+  mcpConfig: string | undefined;
+  /** `--skills`: a folder of skills. */
+  skills: string | undefined;
+  /** `--task-id`: the task (run) id. */
+  taskId: string | undefined;
+  /** `--data-dir`: where compacted outputs live. */
+  dataDir: string | undefined;
+  /** `--events`: the JSONL event log to append to. */
+  events: string | undefined;
+  /** `--yes` / `--no`, or `undefined` when neither was given. */
+  confirm: 'approve' | 'reject' | undefined;
+  /** `--defer-path`. */
+  deferPath: DeferPathOption;
+}
+
+/** A parsed command line. */
+export type ParsedCommand =
+  | { command: 'help'; topic: string | undefined }
+  | { command: 'version' }
+  | { command: 'run'; task: string | undefined; options: CompositionArgs }
+  | { command: 'tools'; json: boolean; options: CompositionArgs }
+  | { command: 'view-call'; toolCallId: string; taskId: string | undefined; dataDir: string | undefined; workspace: string | undefined; json: boolean };
+
+/** The usage text printed by `--help` and after argument errors. */
+export const USAGE = `Usage:
+  aibuddy run ["<task>"] [options]      run a task (no task: the built-in demo)
+  aibuddy tools [--json] [options]      the resolved tool set: direct, deferred, excluded, defer path
+  aibuddy view-call <toolCallId> [--task-id ID] [--data-dir DIR] [--json]
+                                        print the raw result of a compacted tool call
+  aibuddy --help
+
+Options of run and tools:
+  --workspace DIR        workspace folder (default: the current folder; the demo uses a fresh temp folder)
+  --model SPEC           replay:FILE | anthropic:MODEL | openai:MODEL | openai-compatible:MODEL
+                         (default: from ANTHROPIC_API_KEY / OPENAI_API_KEY; with no key, the demo replay)
+  --base-url URL         provider endpoint (required for openai-compatible)
+  --mcp-config FILE      {"mcpServers": {"name": {"command","args","env"} | {"url"}}}
+  --skills DIR           folder of skills (<name>/SKILL.md)
+  --task-id ID           task id (letters, digits, ".", "_", "-"; default: generated)
+  --data-dir DIR         data folder (default: <workspace>/.aibuddy)
+  --events FILE          append the JSONL event log to FILE
+  --yes | --no           approve | reject every confirmation request without asking
+  --defer-path PATH      auto | native | active-tools (default auto)
+`;
+
+const compositionOptions = {
+  workspace: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+  'mcp-config': { type: 'string' },
+  skills: { type: 'string' },
+  'task-id': { type: 'string' },
+  'data-dir': { type: 'string' },
+  events: { type: 'string' },
+  yes: { type: 'boolean', short: 'y' },
+  no: { type: 'boolean' },
+  'defer-path': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const TASK_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
+const MODEL_PROVIDERS = ['replay', 'anthropic', 'openai', 'openai-compatible'] as const;
+
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+type ParsedValues = Record<string, string | boolean | undefined>;
+
+function parse(command: string, args: string[], options: OptionSpec): { values: ParsedValues; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
+    return { values: values as ParsedValues, positionals };
+  } catch (error) {
+    const message = (error as Error).message.replace(/\. To specify a positional argument.*$/s, '.');
+    throw new ArgumentError(`aibuddy ${command}: ${message}`);
+  }
+}
+
+function nonEmpty(name: string, value: string | undefined): string | undefined {
+  if (value !== undefined && value.trim() === '') throw new ArgumentError(`--${name} needs a value; it was empty.`);
+  return value;
+}
+
+function compositionArgs(command: string, values: ParsedValues): CompositionArgs {
+  const str = (name: string) => nonEmpty(name, values[name] as string | undefined);
+  if (values.yes && values.no) {
+    throw new ArgumentError(`aibuddy ${command}: --yes and --no contradict each other; pass at most one.`);
+  }
+  const deferPath = str('defer-path') ?? 'auto';
+  if (deferPath !== 'auto' && deferPath !== 'native' && deferPath !== 'active-tools') {
+    throw new ArgumentError(`--defer-path must be auto, native or active-tools (got "${deferPath}").`);
+  }
+  const model = str('model');
+  if (model !== undefined) {
+    const colon = model.indexOf(':');
+    const provider = colon < 0 ? model : model.slice(0, colon);
+    if (colon <= 0 || colon === model.length - 1 || !(MODEL_PROVIDERS as readonly string[]).includes(provider)) {
+      throw new ArgumentError(
+        `--model "${model}" is not a model spec. Write replay:FILE, anthropic:MODEL, openai:MODEL or openai-compatible:MODEL ` +
+          `(for example anthropic:claude-sonnet-4-5).`,
+      );
+    }
+  }
+  const baseUrl = str('base-url');
+  if (baseUrl !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(baseUrl);
+    } catch {
+      throw new ArgumentError(`--base-url "${baseUrl}" is not a URL; write it in full, for example http://127.0.0.1:8080/v1.`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new ArgumentError(`--base-url must be an http:// or https:// URL (got "${baseUrl}").`);
+    }
+  }
+  const taskId = str('task-id');
+  if (taskId !== undefined && !TASK_ID_PATTERN.test(taskId)) {
+    throw new ArgumentError(`--task-id "${taskId}" may only contain letters, digits, ".", "_" and "-" (at most 128 characters).`);
+  }
+  return {
+    workspace: str('workspace'),
+    model,
+    baseUrl,
+    mcpConfig: str('mcp-config'),
+    skills: str('skills'),
+    taskId,
+    dataDir: str('data-dir'),
+    events: str('events'),
+    confirm: values.yes ? 'approve' : values.no ? 'reject' : undefined,
+    deferPath,
+  };
+}
+
+/**
+ * Parses `aibuddy` arguments (without `node` and the script). Throws `ArgumentError` naming what
+ * to fix; the CLI prints it and exits with code 2.
+ */
+export function parseCommandLine(argv: readonly string[]): ParsedCommand {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    return { command: 'help', topic: command === 'help' ? rest[0] : undefined };
+  }
+  if (command === '--version' || command === '-v') return { command: 'version' };
+  switch (command) {
+    case 'run': {
+      const { values, positionals } = parse('run', rest, compositionOptions);
+      if (values.help) return { command: 'help', topic: 'run' };
+      if (positionals.length > 1) {
+        throw new ArgumentError(
+          `aibuddy run takes one task, got ${positionals.length} words (${positionals.slice(0, 3).map((p) => JSON.stringify(p)).join(' ')}...). Quote the task: aibuddy run "fix the failing test".`,
+        );
+      }
+      const task = positionals[0];
+      if (task !== undefined && task.trim() === '') throw new ArgumentError('aibuddy run: the task is empty; write what the agent should do, or omit it for the demo.');
+      return { command: 'run', task, options: compositionArgs('run', values) };
+    }
+    case 'tools': {
+      const { values, positionals } = parse('tools', rest, { ...compositionOptions, json: { type: 'boolean' } });
+      if (values.help) return { command: 'help', topic: 'tools' };
+      if (positionals.length > 0) throw new ArgumentError(`aibuddy tools takes no task (got ${JSON.stringify(positionals[0])}); pass only options.`);
+      return { command: 'tools', json: values.json === true, options: compositionArgs('tools', values) };
+    }
+    case 'view-call': {
+      const { values, positionals } = parse('view-call', rest, {
+        'task-id': { type: 'string' },
+        'data-dir': { type: 'string' },
+        workspace: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      });
+      if (values.help) return { command: 'help', topic: 'view-call' };
+      if (positionals.length !== 1) {
+        throw new ArgumentError(
+          positionals.length === 0
+            ? 'aibuddy view-call needs the tool call id, for example: aibuddy view-call call-3-0 --task-id demo.'
+            : `aibuddy view-call takes one tool call id, got ${positionals.length}.`,
+        );
+      }
+      const taskId = nonEmpty('task-id', values['task-id'] as string | undefined);
+      if (taskId !== undefined && !TASK_ID_PATTERN.test(taskId)) {
+        throw new ArgumentError(`--task-id "${taskId}" may only contain letters, digits, ".", "_" and "-".`);
+      }
+      return {
+        command: 'view-call',
+        toolCallId: positionals[0]!,
+        taskId,
+        dataDir: nonEmpty('data-dir', values['data-dir'] as string | undefined),
+        workspace: nonEmpty('workspace', values.workspace as string | undefined),
+        json: values.json === true,
+      };
+    }
+    default:
+      throw new ArgumentError(`unknown command "${command}". Commands: run, tools, view-call (see aibuddy --help).`);
+  }
+}

@@ -1,0 +1,105 @@
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { RuntimeEvent } from '@aibuddy/runtime';
+import type { LanguageModelV3Prompt } from './model-types.js';
+
+/** A model call is about to be made: what it is offered and sent. */
+export interface ModelRequestEvent {
+  type: 'model-request';
+  /** 0-based index of the model call in this run. */
+  step: number;
+  /** Names of the tools the model was offered in this call (after `activeTools`). */
+  tools: string[];
+  /** The prompt exactly as sent (after context rebuild). */
+  messages: LanguageModelV3Prompt;
+}
+
+/** A tool result was compacted for later model steps. */
+export interface CompactionEvent {
+  type: 'compaction';
+  /** The call whose result was compacted. */
+  toolCallId: string;
+  /** `trim`, `summary` or `drop`. */
+  strategy: string;
+  /** Tokens of the model view before. */
+  originalTokens: number;
+  /** Tokens of the compacted view. */
+  compactedTokens: number;
+  /** Where the raw result was persisted (absent for `drop`). */
+  pointer?: string;
+}
+
+/** The run started (host event, for logs). */
+export interface RunStartEvent {
+  type: 'run-start';
+  /** The task id. */
+  taskId: string;
+  /** The task text. */
+  task: string;
+  /** The workspace root. */
+  workspace: string;
+  /** The model spec. */
+  model: string;
+  /** The defer path in use. */
+  deferPath: string;
+}
+
+/** The run ended (host event, for logs). */
+export interface RunEndEvent {
+  type: 'run-end';
+  /** `completed`, `failed` or `aborted`. */
+  status: 'completed' | 'failed' | 'aborted';
+  /** Model calls made. */
+  steps: number;
+  /** The error, when failed. */
+  error?: { stage: string; message: string };
+}
+
+/** Every event of a host run: the runtime's, the compactor's and the host's own. */
+export type AgentEvent = RuntimeEvent | ModelRequestEvent | CompactionEvent | RunStartEvent | RunEndEvent;
+
+/** Receives agent events. */
+export type AgentEventSink = (event: AgentEvent) => void;
+
+/** An append-only JSONL event log. */
+export interface EventLog {
+  /** Appends one event as one line (written synchronously, so a stopped run leaves whole lines). */
+  write(event: AgentEvent): void;
+  /** Closes the file. */
+  close(): void;
+}
+
+function replacer(_key: string, value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Uint8Array) return { type: 'bytes', length: value.byteLength };
+  if (value instanceof URL) return value.href;
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  return value;
+}
+
+/**
+ * Opens `file` for appending (creating its folder) and returns a log that writes one JSON object
+ * per line with a `time` field (ms since epoch). Each line is one `write` call, so lines are never
+ * interleaved or torn by a stop.
+ */
+export function openEventLog(file: string): EventLog {
+  mkdirSync(dirname(file), { recursive: true });
+  let fd: number | undefined = openSync(file, 'a');
+  return {
+    write(event) {
+      if (fd === undefined) return;
+      let line: string;
+      try {
+        line = JSON.stringify({ ...event, time: Date.now() }, replacer);
+      } catch (error) {
+        line = JSON.stringify({ type: event.type, time: Date.now(), unserializable: (error as Error).message });
+      }
+      writeSync(fd, `${line}\n`);
+    },
+    close() {
+      if (fd === undefined) return;
+      closeSync(fd);
+      fd = undefined;
+    },
+  };
+}

@@ -1,0 +1,234 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { RegistryConsistencyError } from '@aibuddy/registry';
+import { parseCommandLine, USAGE } from './args.js';
+import type { CompositionArgs, ParsedCommand } from './args.js';
+import { composeAgent } from './compose.js';
+import type { ComposedAgent, ToolsReport } from './compose.js';
+import { chooseHostConfirmation } from './confirmation.js';
+import { createModel, defaultModelSpec } from './create-model.js';
+import type { ModelInfo } from './create-model.js';
+import { DEMO_TASK, demoMcpConfig, demoScript } from './demo.js';
+import { AgentStartupError, ArgumentError } from './errors.js';
+import { openEventLog } from './events.js';
+import type { EventLog } from './events.js';
+import { createRenderer } from './renderer.js';
+import { runTask } from './run-task.js';
+import { viewCall } from './view-call.js';
+
+/** Exit codes of the CLI. */
+export const EXIT_CODES = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+
+/** Where the CLI writes and what it reads; injectable for tests. */
+export interface CliIO {
+  /** Standard output. */
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Standard error. */
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Standard input. */
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
+  /** The environment. */
+  env: Record<string, string | undefined>;
+}
+
+function newTaskId(): string {
+  const now = new Date();
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
+  return `task-${stamp}-${Math.random().toString(36).slice(2, 6)}`;
+}
+
+interface Setup {
+  model: ModelInfo;
+  workspace: string;
+  temporaryWorkspace: boolean;
+  mcpConfig: string | { mcpServers: Record<string, unknown> } | undefined;
+  taskId: string;
+}
+
+function setUp(options: CompositionArgs, env: Record<string, string | undefined>, wantsDemo: boolean): Setup {
+  const spec = options.model ?? defaultModelSpec(env, wantsDemo);
+  const model = createModel(spec, { ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}), env, demoScript: demoScript() });
+  let workspace: string;
+  let temporaryWorkspace = false;
+  if (options.workspace) workspace = resolve(options.workspace);
+  else if (model.demo) {
+    // The demo never touches the current folder: it works in a fresh temporary one.
+    workspace = mkdtempSync(join(tmpdir(), 'aibuddy-demo-'));
+    temporaryWorkspace = true;
+  } else workspace = process.cwd();
+  const mcpConfig = options.mcpConfig ? resolve(options.mcpConfig) : model.demo ? demoMcpConfig() : undefined;
+  return { model, workspace, temporaryWorkspace, mcpConfig, taskId: options.taskId ?? newTaskId() };
+}
+
+function heartbeatFromEnv(env: Record<string, string | undefined>): number | undefined {
+  const raw = env.AIBUDDY_HEARTBEAT_MS;
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new ArgumentError(`AIBUDDY_HEARTBEAT_MS must be a number of milliseconds (got "${raw}").`);
+  return value;
+}
+
+function printToolsText(report: ToolsReport, write: (s: string) => void): void {
+  write(`defer path: ${report.deferPath} (${report.deferPathReason})\n`);
+  write(`direct (${report.direct.length}): ${report.direct.map((t) => t.name).join(', ') || '-'}\n`);
+  if (report.deferred.length > 0) {
+    write(`deferred (${report.deferred.length}), found through tool_search:\n`);
+    const byServer = new Map<string, { names: string[]; reason: string }>();
+    for (const d of report.deferred) {
+      const entry = byServer.get(d.server) ?? { names: [], reason: d.reason };
+      entry.names.push(d.name);
+      byServer.set(d.server, entry);
+    }
+    for (const [server, { names, reason }] of byServer) write(`  ${server}: ${names.join(', ')}\n    why: ${reason}\n`);
+  } else write('deferred: none\n');
+  if (report.excluded.length > 0) {
+    write('excluded:\n');
+    for (const e of report.excluded) write(`  ${e.key}: ${e.reason}\n`);
+  }
+}
+
+async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io: CliIO): Promise<number> {
+  const { options } = parsed;
+  const heartbeatIntervalMs = heartbeatFromEnv(io.env);
+  const setup = setUp(options, io.env, parsed.task === undefined);
+  const task = parsed.task ?? DEMO_TASK;
+  const out = (s: string) => io.stdout.write(s);
+  const renderer = createRenderer({ out: io.stdout, ...(setup.model.demo ? { elapsedEveryMs: 1000 } : {}) });
+  const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
+  const confirmation = chooseHostConfirmation({ flag: options.confirm, interactive, demo: setup.model.demo, input: io.stdin, output: io.stderr });
+  let log: EventLog | undefined;
+  if (options.events) {
+    try {
+      log = openEventLog(resolve(options.events));
+    } catch (error) {
+      throw new ArgumentError(`--events ${options.events}: cannot open the file for appending (${(error as Error).message}).`);
+    }
+  }
+
+  const controller = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts === 1) {
+      io.stderr.write('\naibuddy: stopping (Ctrl-C again to quit at once)…\n');
+      controller.abort(new Error('stopped by the user (SIGINT)'));
+    } else {
+      process.exit(EXIT_CODES.interrupted);
+    }
+  };
+  process.on('SIGINT', onSigint);
+  process.on('SIGTERM', onSigint);
+
+  if (setup.model.demo) {
+    out(`aibuddy demo: a scripted model (no key, no network) in a fresh temporary workspace.\n`);
+    if (parsed.task !== undefined) out(`(no --model and no API key: the built-in demo script plays instead of "${parsed.task}")\n`);
+  }
+  out(`workspace: ${setup.workspace}\nmodel:     ${setup.model.spec}\ntask id:   ${setup.taskId}\nconfirm:   ${confirmation.answeredBy}\n`);
+
+  try {
+    const result = await runTask({
+      task,
+      workspace: setup.workspace,
+      model: setup.model,
+      ...(setup.mcpConfig ? { mcpConfig: setup.mcpConfig } : {}),
+      ...(options.skills ? { skillsDir: resolve(options.skills) } : {}),
+      taskId: setup.taskId,
+      ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}),
+      deferPath: options.deferPath,
+      confirmation,
+      renderer,
+      signal: controller.signal,
+      ...(heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs } : {}),
+      onEvent: (event) => log?.write(event),
+      onWarning: (message) => io.stderr.write(`aibuddy: ${message}\n`),
+      onComposed: (agent: ComposedAgent) => {
+        out(`tools:     ${agent.report.direct.map((t) => t.name).join(', ')}\n`);
+        if (agent.report.deferred.length > 0) out(`deferred:  ${agent.report.deferred.length} tools behind tool_search (${agent.report.deferPath})\n`);
+        out(`data dir:  ${agent.dataDir}\n\n`);
+      },
+    });
+    renderer.close();
+    if (result.status === 'completed') {
+      out(`\n✔ done in ${result.steps} model calls.\n`);
+      if (setup.model.demo) {
+        out(
+          `\nThe full output of the long command is kept on disk. Page through it with:\n` +
+            `  node apps/agent/dist/cli.js view-call demo-run --task-id ${result.taskId} --data-dir ${result.dataDir}\n` +
+            `Workspace left for you to look at: ${result.workspace}\n`,
+        );
+      }
+      return EXIT_CODES.ok;
+    }
+    io.stderr.write(`\naibuddy: run ${result.status}: ${result.error?.message ?? 'unknown error'}\n`);
+    return result.status === 'aborted' ? EXIT_CODES.interrupted : EXIT_CODES.failed;
+  } finally {
+    renderer.close();
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigint);
+    log?.close();
+  }
+}
+
+async function toolsCommand(parsed: Extract<ParsedCommand, { command: 'tools' }>, io: CliIO): Promise<number> {
+  const setup = setUp(parsed.options, io.env, true);
+  const confirmation = chooseHostConfirmation({ flag: parsed.options.confirm, interactive: io.stdin.isTTY === true, demo: setup.model.demo });
+  const warnings: string[] = [];
+  let agent: ComposedAgent | undefined;
+  try {
+    agent = await composeAgent({
+      workspace: setup.workspace,
+      model: setup.model,
+      ...(setup.mcpConfig ? { mcpConfig: setup.mcpConfig } : {}),
+      ...(parsed.options.skills ? { skillsDir: resolve(parsed.options.skills) } : {}),
+      taskId: setup.taskId,
+      ...(parsed.options.dataDir ? { dataDir: resolve(parsed.options.dataDir) } : {}),
+      deferPath: parsed.options.deferPath,
+      confirmation,
+      onWarning: (message) => warnings.push(message),
+    });
+    const report = agent.report;
+    if (parsed.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else printToolsText(report, (s) => io.stdout.write(s));
+    for (const w of warnings) io.stderr.write(`aibuddy: ${w}\n`);
+    return EXIT_CODES.ok;
+  } finally {
+    await agent?.close();
+    if (setup.temporaryWorkspace) rmSync(setup.workspace, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs the `aibuddy` command line and resolves with the exit code: 0 done, 1 failed, 2 bad
+ * arguments, 130 stopped.
+ */
+export async function main(argv: readonly string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }): Promise<number> {
+  let parsed: ParsedCommand;
+  try {
+    parsed = parseCommandLine(argv);
+    switch (parsed.command) {
+      case 'help':
+        io.stdout.write(USAGE);
+        return EXIT_CODES.ok;
+      case 'version':
+        io.stdout.write('aibuddy 0.1.0\n');
+        return EXIT_CODES.ok;
+      case 'run':
+        return await runCommand(parsed, io);
+      case 'tools':
+        return await toolsCommand(parsed, io);
+      case 'view-call':
+        return await viewCall(parsed, io);
+    }
+  } catch (error) {
+    if (ArgumentError.isInstance(error)) {
+      io.stderr.write(`aibuddy: ${error.message}\nRun "aibuddy --help" for the options.\n`);
+      return EXIT_CODES.usage;
+    }
+    if (AgentStartupError.isInstance(error) || RegistryConsistencyError.isInstance(error)) {
+      io.stderr.write(`aibuddy: ${error.message}\n`);
+      return EXIT_CODES.failed;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,157 @@
+import type { AgentEvent } from './events.js';
+
+/** Where the renderer writes. */
+export interface RendererOutput {
+  /** Writes text. */
+  write(text: string): unknown;
+  /** Whether the output is a terminal (colours, more frequent progress lines). */
+  isTTY?: boolean;
+}
+
+/** Options of {@link createRenderer}. */
+export interface RendererOptions {
+  /** Where to write (default `process.stdout`). */
+  out?: RendererOutput;
+  /** Colours (default: when the output is a TTY and `NO_COLOR` is unset). */
+  color?: boolean;
+  /** A "still running" line is printed every this many ms for long calls (default 10 s; 0 turns it off). */
+  elapsedEveryMs?: number;
+}
+
+/** Shows a run in the terminal as it happens. */
+export interface Renderer {
+  /** Assistant text as it streams. */
+  text(delta: string): void;
+  /** Any agent event. */
+  event(event: AgentEvent): void;
+  /** A note from the host (workspace, task id, hints). */
+  note(text: string): void;
+  /** Stops timers. */
+  close(): void;
+}
+
+const MAX_INPUT_PREVIEW = 160;
+
+function preview(value: unknown, max = MAX_INPUT_PREVIEW): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : JSON.stringify(value);
+  } catch {
+    text = String(value);
+  }
+  text = (text ?? '').replace(/\s+/g, ' ');
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * A terminal renderer: assistant text as it streams, each tool call with its input, live command
+ * output, "still running" lines with the elapsed time of long calls, confirmation requests and
+ * decisions, compactions, and each result (or its failure with the stage).
+ */
+export function createRenderer(options: RendererOptions = {}): Renderer {
+  const out = options.out ?? process.stdout;
+  const color = options.color ?? (out.isTTY === true && !process.env.NO_COLOR);
+  const paint = (code: string) => (s: string) => (color ? `\u001b[${code}m${s}\u001b[0m` : s);
+  const dim = paint('2');
+  const cyan = paint('36');
+  const red = paint('31');
+  const green = paint('32');
+  const yellow = paint('33');
+  const elapsedEvery = options.elapsedEveryMs ?? 10_000;
+  const running = new Map<string, { toolName: string; started: number; lastNotice: number }>();
+  let atLineStart = true;
+  let outputOpen: string | undefined;
+
+  const write = (s: string) => {
+    if (s.length === 0) return;
+    out.write(s);
+    atLineStart = s.endsWith('\n');
+  };
+  const line = (s: string) => {
+    if (!atLineStart) write('\n');
+    outputOpen = undefined;
+    write(`${s}\n`);
+  };
+
+  const timer =
+    elapsedEvery > 0
+      ? setInterval(() => {
+          const now = Date.now();
+          for (const call of running.values()) {
+            if (now - call.lastNotice >= elapsedEvery) {
+              call.lastNotice = now;
+              line(dim(`  … ${call.toolName} still running (${Math.round((now - call.started) / 1000)} s)`));
+            }
+          }
+        }, Math.min(1000, elapsedEvery))
+      : undefined;
+  timer?.unref?.();
+
+  return {
+    text(delta) {
+      outputOpen = undefined;
+      write(delta);
+    },
+    note(text) {
+      line(dim(text));
+    },
+    event(event) {
+      switch (event.type) {
+        case 'tool-call':
+          running.set(event.toolCallId, { toolName: event.toolName, started: Date.now(), lastNotice: Date.now() });
+          line(`${cyan('→')} ${event.toolName} ${dim(preview(event.input))} ${dim(`[${event.toolCallId}]`)}`);
+          break;
+        case 'tool-output': {
+          if (outputOpen !== event.toolCallId) {
+            if (!atLineStart) write('\n');
+            outputOpen = event.toolCallId;
+          }
+          const chunk = event.stream === 'stderr' ? yellow(event.chunk) : event.chunk;
+          write(chunk.replace(/(^|\n)(?=.)/g, `$1${dim('│ ')}`));
+          break;
+        }
+        case 'heartbeat':
+          break;
+        case 'tool-result': {
+          running.delete(event.toolCallId);
+          if (event.error) {
+            line(`${red('✗')} ${event.toolName} ${red(event.error.message)} ${dim(`(${seconds(event.durationMs)})`)}`);
+          } else {
+            const model = event.model;
+            const summary =
+              model.type === 'text' || model.type === 'error-text' ? model.value : model.type === 'json' ? JSON.stringify(model.value) : model.type;
+            line(`${green('✓')} ${event.toolName} ${dim(`(${seconds(event.durationMs)})`)} ${dim(preview(summary, 120))}`);
+          }
+          break;
+        }
+        case 'confirm-request':
+          line(`${yellow('?')} confirmation needed for ${event.toolName} [${event.toolCallId}]: ${event.impact} (target: ${event.target}, scope: ${event.scope})`);
+          break;
+        case 'confirm-decision':
+          line(event.approved ? green(`  approved${event.reason ? `: ${event.reason}` : ''}`) : red(`  rejected${event.reason ? `: ${event.reason}` : ''}`));
+          break;
+        case 'compaction':
+          line(
+            dim(
+              `  ⇣ compacted ${event.toolCallId} for later steps (${event.strategy}): ${event.originalTokens} → ${event.compactedTokens} tokens` +
+                (event.pointer ? `; raw result kept at ${event.pointer}` : ''),
+            ),
+          );
+          break;
+        case 'model-request':
+          break;
+        case 'run-start':
+        case 'run-end':
+          break;
+      }
+    },
+    close() {
+      if (timer) clearInterval(timer);
+      if (!atLineStart) write('\n');
+    },
+  };
+}

@@ -1,0 +1,163 @@
+import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
+import type { ModelOutput } from '@aibuddy/registry';
+import type { CompactableTool, Compactor } from './compactor.js';
+import { DEFAULT_INTERACTION_NORMALIZERS } from './interactions.js';
+import type { InteractionNormalizer, MessageToolOutput } from './interactions.js';
+import { VIEW_TOOL_CALL } from './model-view.js';
+
+/** What a repaired (interrupted) call's result says by default. */
+export const INTERRUPTED_RESULT_TEXT =
+  'This call was interrupted before it returned a result (the run was stopped). Its effect is unknown: ' +
+  'check the current state before calling it again.';
+
+/** Options of {@link rebuildContext}. */
+export interface RebuildContextOptions {
+  /** Replaces large results by their compact form with the recovery pointer. Without it, results stay as they are. */
+  compactor?: Compactor;
+  /** The task the history belongs to (where stored results are looked up). */
+  taskId?: string;
+  /** Tool definitions by name, so that results not seen by the compactor yet use their tools' hooks. */
+  tools?: Readonly<Record<string, CompactableTool>> | ((toolName: string) => CompactableTool | undefined);
+  /** Interaction tools whose completed exchanges become user text (default: `ask_user_question`, `confirm`). */
+  interactions?: Readonly<Record<string, InteractionNormalizer>>;
+  /** The result text given to calls left without a result. */
+  interruptedResultText?: string;
+  /** Aborts compaction work started by the rebuild. */
+  signal?: AbortSignal;
+}
+
+type AssistantPart = Exclude<AssistantModelMessage['content'], string>[number];
+type ToolPart = ToolModelMessage['content'][number];
+type ToolCallPart = Extract<AssistantPart, { type: 'tool-call' }>;
+type ToolResultPart = Extract<ToolPart, { type: 'tool-result' }>;
+
+const isLocalCall = (part: AssistantPart): part is ToolCallPart => part.type === 'tool-call' && part.providerExecuted !== true;
+
+/**
+ * Rebuilds a history (`ModelMessage[]`) for the next step or a resumed run, without mutating it:
+ *
+ * 1. completed interaction exchanges (`ask_user_question`, `confirm`) become `role: 'user'` text
+ *    carrying the user's decision, in place of the tool call and its result;
+ * 2. tool calls left without a result by an interruption get an error result saying so, placed
+ *    right after their assistant message, and results without a call are removed, so providers
+ *    accept the history;
+ * 3. with a compactor, results are replaced by their compact form with the `view_tool_call`
+ *    pointer (results the compactor has not seen yet are compacted now, by the same rules).
+ */
+export async function rebuildContext(messages: readonly ModelMessage[], options: RebuildContextOptions = {}): Promise<ModelMessage[]> {
+  const interactions = options.interactions ?? DEFAULT_INTERACTION_NORMALIZERS;
+  const interruptedText = options.interruptedResultText ?? INTERRUPTED_RESULT_TEXT;
+  const lookup = typeof options.tools === 'function' ? options.tools : (name: string) => (options.tools as Record<string, CompactableTool> | undefined)?.[name];
+
+  // Every call and its result, by id; the results that count are those in the tool messages right after the call's assistant message.
+  const out: ModelMessage[] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const message = messages[i]!;
+    if (message.role !== 'assistant') {
+      if (message.role === 'tool') {
+        // A tool message not right after an assistant message answers nothing: keep only approval parts.
+        const kept = message.content.filter((part) => part.type !== 'tool-result');
+        if (kept.length > 0) out.push({ ...message, content: kept });
+        continue;
+      }
+      out.push(message);
+      continue;
+    }
+    if (typeof message.content === 'string') {
+      out.push(message);
+      continue;
+    }
+    const calls = message.content.filter(isLocalCall);
+    const callIds = new Set(calls.map((c) => c.toolCallId));
+    // The tool messages answering this assistant message.
+    const answers: ToolModelMessage[] = [];
+    let j = i + 1;
+    while (j < messages.length && messages[j]!.role === 'tool') answers.push(messages[j++] as ToolModelMessage);
+    i = j - 1;
+
+    const results = new Map<string, ToolResultPart>();
+    const otherParts: ToolPart[] = [];
+    const approved = new Set<string>();
+    for (const answer of answers) {
+      for (const part of answer.content) {
+        if (part.type === 'tool-result') {
+          if (callIds.has(part.toolCallId) && !results.has(part.toolCallId)) results.set(part.toolCallId, part);
+        } else {
+          otherParts.push(part);
+          if (part.type === 'tool-approval-response') approved.add(part.approvalId);
+        }
+      }
+    }
+    const awaitingExecution = new Set(
+      message.content
+        .filter((p): p is Extract<AssistantPart, { type: 'tool-approval-request' }> => p.type === 'tool-approval-request')
+        .filter((p) => approved.has(p.approvalId))
+        .map((p) => p.toolCallId),
+    );
+
+    const userTexts: string[] = [];
+    const normalised = new Set<string>();
+    for (const call of calls) {
+      const normalize = interactions[call.toolName];
+      const result = results.get(call.toolCallId);
+      if (!normalize || !result) continue;
+      const text = normalize({ toolName: call.toolName, input: call.input }, result.output);
+      if (text === undefined) continue;
+      normalised.add(call.toolCallId);
+      userTexts.push(text);
+    }
+
+    const assistantContent = message.content.filter(
+      (part) => !((part.type === 'tool-call' || part.type === 'tool-approval-request') && normalised.has(part.toolCallId)),
+    );
+    if (assistantContent.length > 0) out.push({ ...message, content: assistantContent });
+
+    const toolContent: ToolPart[] = [];
+    for (const call of calls) {
+      if (normalised.has(call.toolCallId)) continue;
+      const result = results.get(call.toolCallId);
+      if (result) {
+        toolContent.push(await compactedPart(result, call, options, lookup));
+      } else if (!awaitingExecution.has(call.toolCallId)) {
+        toolContent.push({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'error-text', value: interruptedText } });
+      }
+    }
+    toolContent.push(...otherParts.filter((p) => p.type !== 'tool-approval-response' || !normalisedApproval(message, p, normalised)));
+    if (toolContent.length > 0) out.push({ role: 'tool', content: toolContent });
+    for (const text of userTexts) out.push({ role: 'user', content: [{ type: 'text', text }] });
+  }
+  return out;
+}
+
+function normalisedApproval(message: AssistantModelMessage, part: ToolPart, normalised: Set<string>): boolean {
+  if (part.type !== 'tool-approval-response' || typeof message.content === 'string') return false;
+  return message.content.some((p) => p.type === 'tool-approval-request' && p.approvalId === part.approvalId && normalised.has(p.toolCallId));
+}
+
+async function compactedPart(
+  result: ToolResultPart,
+  call: ToolCallPart,
+  options: RebuildContextOptions,
+  lookup: (toolName: string) => CompactableTool | undefined,
+): Promise<ToolResultPart> {
+  const compactor = options.compactor;
+  if (!compactor || result.toolName === VIEW_TOOL_CALL) return result;
+  const output = result.output as MessageToolOutput;
+  if (output.type !== 'text' && output.type !== 'json' && output.type !== 'content') return result;
+  const taskId = options.taskId;
+  const seen = await compactor.outcomeOf(taskId, result.toolCallId);
+  if (seen) return seen.kind === 'compacted' ? { ...result, output: seen.model as MessageToolOutput } : result;
+  const stored = await compactor.store.read(taskId, result.toolCallId).catch(() => undefined);
+  if (stored) return { ...result, output: stored.compacted as MessageToolOutput };
+  const outcome = await compactor.compact({
+    toolCallId: result.toolCallId,
+    toolName: result.toolName,
+    definition: lookup(result.toolName),
+    input: call.input,
+    output: output.type === 'content' ? output.value : output.value,
+    modelOutput: output as ModelOutput,
+    taskId,
+    signal: options.signal,
+  });
+  return outcome.kind === 'compacted' ? { ...result, output: outcome.model as MessageToolOutput } : result;
+}

@@ -1,0 +1,103 @@
+// Test catalog: core tools plus MCP-like servers, built the way a host builds them (defineTool →
+// createAiTools), with the gate's real decision.
+import type { ToolSet } from 'ai';
+import { defineTool, resolveToolSet } from '@aibuddy/registry';
+import type { AnyToolDefinition, ResolvedTool } from '@aibuddy/registry';
+import { createAiTools } from '@aibuddy/runtime';
+import { createActiveSet, createToolSearchConfig, decideDeferral, staticCatalog } from '@aibuddy/discovery';
+import type { ActiveSet, DeferralDecision } from '@aibuddy/discovery';
+
+const VERBS = ['create', 'list', 'get', 'update', 'delete', 'search', 'archive', 'export', 'import', 'sync', 'merge', 'assign', 'label', 'comment', 'close', 'reopen', 'watch', 'star', 'fork', 'publish'];
+const NOUNS: Record<string, string> = { github: 'issue', slack: 'message', sentry: 'event', grafana: 'dashboard', splunk: 'report', jira: 'ticket', notion: 'page' };
+
+export interface CatalogOptions {
+  /** Servers and how many tools each has. */
+  servers: Record<string, number>;
+  /** Records executed calls. */
+  calls?: Array<{ name: string; input: unknown }>;
+}
+
+export interface Catalog {
+  tools: ToolSet;
+  decision: DeferralDecision;
+  core: string[];
+}
+
+function buildCatalogDefinitions(options: CatalogOptions): { resolved: ResolvedTool[]; decision: DeferralDecision; core: string[] } {
+  const calls = options.calls ?? [];
+  const resolved: ResolvedTool[] = [];
+  const core = [
+    defineTool({
+      name: 'read_file',
+      description: 'Reads a file of the workspace.',
+      inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'Workspace-relative path.' } }, required: ['path'] },
+      execute: (input: unknown) => ({ content: `content of ${(input as { path: string }).path}` }),
+    }),
+    defineTool({
+      name: 'execute',
+      description: 'Runs a shell command in the workspace.',
+      inputSchema: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] },
+      execute: () => ({ exitCode: 0 }),
+    }),
+  ];
+  for (const definition of core) resolved.push({ configKey: 'core', core: true, definition });
+  const gateInput = [];
+  for (const [server, count] of Object.entries(options.servers)) {
+    const noun = NOUNS[server] ?? 'item';
+    const names: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const verb = VERBS[i % VERBS.length]!;
+      const suffix = i >= VERBS.length ? `_${Math.floor(i / VERBS.length)}` : '';
+      const name = `${server}__${verb}_${noun}${suffix}`;
+      names.push(name);
+      const definition = defineTool({
+        name,
+        description: `${verb[0]!.toUpperCase()}${verb.slice(1)} a ${server} ${noun}. Use it to ${verb} ${noun}s of the ${server} workspace.`,
+        inputSchema: {
+          type: 'object',
+          properties: {
+            [`${noun}_id`]: { type: 'string', description: `The ${noun} id.` },
+            title: { type: 'string', description: `Title of the ${noun}.` },
+            body: { type: 'string', description: 'Markdown body.' },
+            labels: { type: 'array', items: { type: 'string' }, description: 'Labels to apply.' },
+          },
+          required: ['title'],
+        },
+        execute: (input: unknown) => {
+          calls.push({ name, input });
+          return { ok: true, tool: name };
+        },
+      });
+      resolved.push({ configKey: `mcp:${server}`, core: false, definition });
+    }
+    gateInput.push({ server, toolNames: names });
+  }
+  return { resolved, decision: decideDeferral(gateInput), core: core.map((d) => d.name) };
+}
+
+export function buildCatalog(options: CatalogOptions): Catalog {
+  const built = buildCatalogDefinitions(options);
+  return { tools: createAiTools(built.resolved, { heartbeatIntervalMs: 0 }), decision: built.decision, core: built.core };
+}
+
+/**
+ * The same catalog with `@aibuddy/discovery`'s own `tool_search` (config → resolveToolSet →
+ * createAiTools), sharing one active set, as the reference host wires it.
+ */
+export async function buildCatalogWithDiscovery(options: CatalogOptions): Promise<Catalog & { activeSet: ActiveSet }> {
+  const base = buildCatalogDefinitions(options);
+  const plain = { decision: base.decision, core: base.core };
+  const definitions = new Map<string, AnyToolDefinition>();
+  for (const r of base.resolved) definitions.set(r.definition.name, r.definition);
+  const deferredNames = plain.decision.deferred.map((d) => d.name);
+  const activeSet = createActiveSet({ core: [...plain.core, 'tool_search'], direct: plain.decision.direct, deferred: deferredNames });
+  const catalog = staticCatalog(
+    plain.decision.deferred.map((d) => {
+      const def = definitions.get(d.name)!;
+      return { name: d.name, description: def.description, inputSchema: def.inputJsonSchema, server: d.server };
+    }),
+  );
+  const search = await resolveToolSet({ configs: [createToolSearchConfig({ catalog, activeSet })] });
+  const tools = createAiTools([...base.resolved, ...search.tools], { heartbeatIntervalMs: 0 });
+  return { tools, decision: plain.decision, core: plain.core, activeSet };
+}

@@ -1,0 +1,155 @@
+import { generateText, stepCountIs, streamText } from 'ai';
+import type { ModelMessage } from 'ai';
+import { describe, expect, it } from 'vitest';
+import { lastToolResult, scriptedModel } from '@aibuddy/test-utils';
+import { buildCatalog } from './__fixtures__/catalog.js';
+import { createActiveSet } from '@aibuddy/discovery';
+import { createDeferredTools } from './create-deferred-tools.js';
+
+const haiku = { provider: 'anthropic', modelId: 'claude-haiku-4-5' };
+const offered = (call: { tools?: Array<{ name: string }> | undefined }) => (call.tools ?? []).map((t) => t.name).sort();
+
+describe('createDeferredTools — activeTools path', () => {
+  it('offers core + direct + tool_search first, and a found tool from the next step', async () => {
+    const calls: Array<{ name: string; input: unknown }> = [];
+    const catalog = buildCatalog({ servers: { slack: 3, github: 12 }, calls });
+    const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku });
+    expect(deferred.path).toBe('active-tools');
+    expect(deferred.deferred).toHaveLength(12);
+
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: 'tool_search', input: { query: 'create github issue', limit: 2 }, id: 's1' }] },
+      { toolCalls: [{ toolName: 'github__create_issue', input: { title: 'Bug' }, id: 'c1' }] },
+      { text: 'filed' },
+    ]);
+    const result = await generateText({ model, prompt: 'file a bug', stopWhen: stepCountIs(5), ...deferred.callSettings });
+    expect(result.text).toBe('filed');
+
+    const first = offered(model.calls[0]!);
+    expect(first).toEqual(['execute', 'read_file', 'slack__create_message', 'slack__get_message', 'slack__list_message', 'tool_search']);
+    const second = offered(model.calls[1]!);
+    expect(second).toContain('github__create_issue');
+    expect(second.filter((n) => n.startsWith('github__')).length).toBeLessThanOrEqual(2);
+    expect(calls).toEqual([{ name: 'github__create_issue', input: { title: 'Bug' } }]);
+
+    // tool_search answered with the full schema of what it found.
+    const search = model.calls[1]!.prompt.flatMap((m) => (m.role === 'tool' ? m.content : [])).find((p) => p.type === 'tool-result');
+    expect(JSON.stringify(search)).toContain('issue_id');
+    expect(deferred.activeSet.discovered()).toContain('github__create_issue');
+  });
+
+  it('answers a call to a known but undiscovered tool with a discovery error that says to search first', async () => {
+    const catalog = buildCatalog({ servers: { github: 12 } });
+    const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku });
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: 'github__merge_issue', input: { title: 'x' }, id: 'bad' }] },
+      { text: 'ok' },
+    ]);
+    await generateText({ model, prompt: 'close it', stopWhen: stepCountIs(3), ...deferred.callSettings });
+    const result = lastToolResult(model, 'bad');
+    expect(result?.output.type).toBe('error-text');
+    expect(String(result?.output.value)).toMatch(/\[discovery\] github__merge_issue: .*not loaded yet.*Call tool_search first/);
+  });
+
+  it('still reports unknown tools as the SDK does (no discovery claim for tools that do not exist)', async () => {
+    const catalog = buildCatalog({ servers: { github: 12 } });
+    const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku });
+    const model = scriptedModel([{ toolCalls: [{ toolName: 'no_such_tool', input: {}, id: 'x' }] }, { text: 'ok' }]);
+    await generateText({ model, prompt: 'go', stopWhen: stepCountIs(3), ...deferred.callSettings });
+    const result = lastToolResult(model, 'x');
+    expect(String(result?.output.value)).not.toMatch(/discovery/);
+    expect(String(result?.output.value)).toMatch(/no_such_tool/);
+  });
+
+  it('works the same under streamText', async () => {
+    const catalog = buildCatalog({ servers: { github: 12 } });
+    const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku });
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: 'tool_search', input: { query: 'delete issue' }, id: 's1' }] },
+      { toolCalls: [{ toolName: 'github__delete_issue', input: { title: 't' }, id: 'c1' }] },
+      { text: 'deleted' },
+    ]);
+    const result = streamText({ model, prompt: 'delete', stopWhen: stepCountIs(5), ...deferred.callSettings });
+    expect(await result.text).toBe('deleted');
+    expect(offered(model.calls[0]!)).not.toContain('github__delete_issue');
+    expect(offered(model.calls[1]!)).toContain('github__delete_issue');
+    expect(lastToolResult(model, 'c1')?.output).toMatchObject({ type: 'json', value: { ok: true } });
+  });
+
+  it('rebuilds from the history of a new run: a surviving call re-activates its tool, a compacted one does not', async () => {
+    const catalog = buildCatalog({ servers: { github: 12 } });
+    const history: ModelMessage[] = [
+      { role: 'user', content: 'earlier' },
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'old', toolName: 'github__list_issue', input: {} }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'old', toolName: 'github__list_issue', output: { type: 'json', value: { ok: true } } }] },
+    ];
+    const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku });
+    const model = scriptedModel([{ text: 'ok' }]);
+    await generateText({ model, messages: [...history, { role: 'user', content: 'again' }], ...deferred.callSettings });
+    const first = offered(model.calls[0]!);
+    expect(first).toContain('github__list_issue');
+    expect(first).not.toContain('github__create_issue');
+    expect(deferred.activeSet.discovered()).toEqual(['github__list_issue']);
+  });
+
+  it('shares the host active set: what it already holds is offered at once', async () => {
+    const catalog = buildCatalog({ servers: { github: 12 } });
+    const activeSet = createActiveSet({ core: catalog.core, direct: catalog.decision.direct, deferred: catalog.decision.deferred.map((d) => d.name) });
+    activeSet.markDiscovered(['github__sync_issue']);
+    const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku, activeSet });
+    expect(deferred.callSettings.activeTools).toContain('github__sync_issue');
+    expect(deferred.offeredToolNames()).toContain('github__sync_issue');
+  });
+
+  it('passes a small catalog through untouched: no search tool when nothing is deferred', () => {
+    const catalog = buildCatalog({ servers: { slack: 3, github: 3 } });
+    const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku });
+    expect(Object.keys(deferred.callSettings.tools)).not.toContain('tool_search');
+    expect(deferred.callSettings.activeTools).toBeUndefined();
+    expect(deferred.reason).toMatch(/no tool is deferred/);
+  });
+
+  it('warns about names in the decision that are missing from the tool set', () => {
+    const catalog = buildCatalog({ servers: { github: 12 } });
+    const decision = { ...catalog.decision, deferred: [...catalog.decision.deferred, { name: 'ghost__x', server: 'ghost', reason: 'r' }] };
+    const deferred = createDeferredTools({ tools: catalog.tools, decision, model: haiku });
+    expect(deferred.warnings).toEqual(['deferred tool "ghost__x" (server "ghost") is not in the tool set; ignored']);
+  });
+});
+
+describe('createDeferredTools — native settings', () => {
+  it('Anthropic: every tool stays, deferLoading on exactly the deferred ones, plus tool_search', () => {
+    const catalog = buildCatalog({ servers: { slack: 3, github: 12 } });
+    const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: { provider: 'anthropic', modelId: 'claude-sonnet-4-5' } });
+    expect(deferred.path).toBe('anthropic-native');
+    const tools = deferred.callSettings.tools;
+    expect(Object.keys(tools)).toHaveLength(2 + 3 + 12 + 1);
+    const flagged = Object.entries(tools).filter(([, t]) => (t.providerOptions as any)?.anthropic?.deferLoading === true).map(([n]) => n);
+    expect(flagged.sort()).toEqual(catalog.decision.deferred.map((d) => d.name).sort());
+    expect(deferred.callSettings.activeTools).toBeUndefined();
+  });
+
+  it('Anthropic server-side variants use the provider tools', () => {
+    const catalog = buildCatalog({ servers: { github: 12 } });
+    for (const [kind, id] of [['bm25', 'anthropic.tool_search_bm25_20251119'], ['regex', 'anthropic.tool_search_regex_20251119']] as const) {
+      const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: { provider: 'anthropic', modelId: 'claude-opus-4-5' }, anthropicToolSearch: kind });
+      expect((deferred.callSettings.tools.tool_search as { id?: string }).id).toBe(id);
+    }
+  });
+
+  it('OpenAI: one namespace per server, deferLoading on deferred functions, hosted tool_search', () => {
+    const catalog = buildCatalog({ servers: { slack: 3, github: 12 } });
+    const deferred = createDeferredTools({
+      tools: catalog.tools,
+      decision: catalog.decision,
+      model: { provider: 'openai', modelId: 'gpt-5.4' },
+      serverDescriptions: { github: 'GitHub issues and pull requests.' },
+    });
+    expect(deferred.path).toBe('openai-native');
+    const opts = (name: string) => (deferred.callSettings.tools[name]!.providerOptions as any)?.openai;
+    expect(opts('github__create_issue')).toEqual({ namespace: { name: 'github', description: 'GitHub issues and pull requests.' }, deferLoading: true });
+    expect(opts('slack__list_message')).toEqual({ namespace: { name: 'slack', description: 'Tools of the "slack" MCP server.' } });
+    expect(opts('read_file')).toBeUndefined();
+    expect((deferred.callSettings.tools.tool_search as { id?: string }).id).toBe('openai.tool_search');
+  });
+});

@@ -1,0 +1,128 @@
+// A loopback server speaking the Anthropic Messages API (`POST /v1/messages`), JSON and streaming SSE,
+// for wire-level tests with the real `@ai-sdk/anthropic` provider:
+//   createAnthropic({ baseURL: `${server.baseURL}`, apiKey: 'test' })
+// Each request is answered with the next scripted turn (a function of the request, or a fixed list of
+// content blocks). Server tool blocks (`server_tool_use`, `tool_search_tool_result` with
+// `tool_reference`s) are passed through as given, as the real API sends them.
+import { startLoopbackServer, writeJson, writeSse } from './loopback-server.js';
+import type { LoopbackServer, RecordedRequest } from './loopback-server.js';
+
+/** A content block of an Anthropic response. */
+export type AnthropicBlock =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use'; id: string; name: string; input: unknown }
+  | { type: 'server_tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_search_tool_result'; tool_use_id: string; content: unknown }
+  | { type: string; [key: string]: unknown };
+
+/** One scripted answer. */
+export interface AnthropicTurn {
+  /** The content blocks. */
+  content: AnthropicBlock[];
+  /** Default: `tool_use` when a `tool_use` block is present, else `end_turn`. */
+  stopReason?: string;
+  /** Usage reported (default 10 in / 5 out). */
+  usage?: { input_tokens: number; output_tokens: number };
+}
+
+/** Decides the answer to one request. */
+export type AnthropicScript = AnthropicTurn[] | ((body: any, index: number) => AnthropicTurn);
+
+/** A running Anthropic wire server. */
+export interface AnthropicWireServer extends LoopbackServer {
+  /** Pass to `createAnthropic({ baseURL })` (ends in `/v1`). */
+  baseURL: string;
+  /** The JSON bodies of every `/v1/messages` request, in order. */
+  bodies(): any[];
+}
+
+/** A `tool_search_tool_result` block listing `toolNames` as `tool_reference`s. */
+export function toolSearchResultBlock(toolUseId: string, toolNames: readonly string[]): AnthropicBlock {
+  return {
+    type: 'tool_search_tool_result',
+    tool_use_id: toolUseId,
+    content: {
+      type: 'tool_search_tool_search_result',
+      tool_references: toolNames.map((tool_name) => ({ type: 'tool_reference', tool_name })),
+    },
+  };
+}
+
+function turnFor(script: AnthropicScript, body: any, index: number): AnthropicTurn {
+  if (typeof script === 'function') return script(body, index);
+  const turn = script[Math.min(index, script.length - 1)];
+  if (!turn) throw new Error('empty Anthropic script');
+  return turn;
+}
+
+function stopReasonOf(turn: AnthropicTurn): string {
+  return turn.stopReason ?? (turn.content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn');
+}
+
+function streamEvents(turn: AnthropicTurn, id: string, model: string): Array<{ event: string; data: unknown }> {
+  const usage = turn.usage ?? { input_tokens: 10, output_tokens: 5 };
+  const events: Array<{ event: string; data: unknown }> = [
+    {
+      event: 'message_start',
+      data: {
+        type: 'message_start',
+        message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } },
+      },
+    },
+  ];
+  turn.content.forEach((block, index) => {
+    if (block.type === 'text') {
+      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
+      events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: (block as { text: string }).text } } });
+    } else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
+      const b = block as { id: string; name: string; input: unknown };
+      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: block.type, id: b.id, name: b.name, input: {} } } });
+      // Split the input JSON in two deltas, as the API streams partial JSON.
+      const json = JSON.stringify(b.input ?? {});
+      const half = Math.floor(json.length / 2);
+      for (const partial of [json.slice(0, half), json.slice(half)]) {
+        events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: partial } } });
+      }
+    } else {
+      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: block } });
+    }
+    events.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
+  });
+  events.push({
+    event: 'message_delta',
+    data: { type: 'message_delta', delta: { stop_reason: stopReasonOf(turn), stop_sequence: null }, usage: { output_tokens: usage.output_tokens } },
+  });
+  events.push({ event: 'message_stop', data: { type: 'message_stop' } });
+  return events;
+}
+
+/** Starts an Anthropic Messages API server on 127.0.0.1 answering with `script`. */
+export async function startAnthropicWireServer(script: AnthropicScript): Promise<AnthropicWireServer> {
+  const server = await startLoopbackServer({
+    '/v1/messages': (request: RecordedRequest, res, index) => {
+      const body = request.body as { model?: string; stream?: boolean };
+      const turn = turnFor(script, body, index);
+      const id = `msg_${index + 1}`;
+      const model = body.model ?? 'claude-test';
+      if (body.stream) {
+        writeSse(res, streamEvents(turn, id, model));
+        return;
+      }
+      writeJson(res, 200, {
+        id,
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: turn.content,
+        stop_reason: stopReasonOf(turn),
+        stop_sequence: null,
+        usage: turn.usage ?? { input_tokens: 10, output_tokens: 5 },
+      });
+    },
+  });
+  return {
+    ...server,
+    baseURL: `${server.origin}/v1`,
+    bodies: () => server.requests.filter((r) => r.path.startsWith('/v1/messages')).map((r) => r.body),
+  };
+}

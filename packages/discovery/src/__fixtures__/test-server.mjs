@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// A small MCP server over stdio for integration tests, built with @modelcontextprotocol/sdk.
+//   --tools=N        offer the first N tools of the catalog (plus the special tools below)
+//   --page-size=K    paginate tools/list, K tools per page
+//   --special        also offer: fail_tool (isError), crash_tool (process exits mid-call),
+//                    slow_tool (answers after `ms`), add_tool (adds a tool, sends list_changed)
+//   --hang           write to stderr, then never answer (start-up timeout test)
+//   --exit-early     write to stderr, then exit 2 before the handshake
+//   --bad-schema     one tool has a non-object input schema
+// The SDK is imported dynamically so that --hang and --exit-early write to stderr at once.
+
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, '').split('=');
+    return [k, v ?? true];
+  }),
+);
+
+if (args.hang) {
+  process.stderr.write('hang-server: loading a huge model, please wait...\n');
+  setInterval(() => {}, 1000);
+} else if (args['exit-early']) {
+  process.stderr.write('exit-server: fatal: API_TOKEN is not set\n');
+  process.exit(2);
+} else {
+  const { Server } = await import('@modelcontextprotocol/sdk/server/index.js');
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const { CallToolRequestSchema, ListToolsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+  const { CATALOG, schemaFor } = await import('./tool-catalog.mjs');
+  const count = Number(args.tools ?? 3);
+  const pageSize = args['page-size'] ? Number(args['page-size']) : undefined;
+  const tools = CATALOG.slice(0, count).map(([name, description, params]) => ({ name, description, inputSchema: schemaFor(params) }));
+  if (args.special) {
+    tools.push(
+      { name: 'fail_tool', description: 'Always reports an error.', inputSchema: { type: 'object', properties: {} } },
+      { name: 'crash_tool', description: 'Crashes the server in the middle of the call.', inputSchema: { type: 'object', properties: {} } },
+      { name: 'slow_tool', description: 'Answers after a delay.', inputSchema: { type: 'object', properties: { ms: { type: 'number' } } } },
+      { name: 'add_tool', description: 'Adds a tool named by `name` and announces the change.', inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+    );
+  }
+  if (args['bad-schema']) tools.push({ name: 'odd_schema', description: 'Has a string input schema.', inputSchema: { type: 'string' } });
+
+  const server = new Server({ name: 'test-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    if (!pageSize) return { tools };
+    const start = Number(request.params?.cursor ?? 0);
+    const next = start + pageSize;
+    return { tools: tools.slice(start, next), ...(next < tools.length ? { nextCursor: String(next) } : {}) };
+  });
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: input = {} } = request.params;
+    switch (name) {
+      case 'fail_tool':
+        return { isError: true, content: [{ type: 'text', text: 'the upstream API said no' }] };
+      case 'crash_tool':
+        process.stderr.write('test-server: segfault in crash_tool\n');
+        setTimeout(() => process.exit(13), 20);
+        return new Promise(() => {});
+      case 'slow_tool':
+        await new Promise((r) => setTimeout(r, Number(input.ms ?? 100)));
+        return { content: [{ type: 'text', text: 'slow done' }] };
+      case 'add_tool':
+        tools.push({ name: String(input.name), description: `Dynamically added tool ${input.name}.`, inputSchema: { type: 'object', properties: {} } });
+        await server.sendToolListChanged();
+        return { content: [{ type: 'text', text: `added ${input.name}` }] };
+      default:
+        if (!tools.some((t) => t.name === name)) throw new Error(`unknown tool ${name}`);
+        return { content: [{ type: 'text', text: `${name} ok ${JSON.stringify(input)}` }] };
+    }
+  });
+  process.stderr.write('test-server: ready\n');
+  await server.connect(new StdioServerTransport());
+}

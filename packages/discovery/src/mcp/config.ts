@@ -1,0 +1,215 @@
+import { readFile } from 'node:fs/promises';
+import { McpConfigError } from '../errors.js';
+
+/** Default start-up timeout of one MCP server (handshake plus the first `tools/list`). */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+
+/** Options every server entry may carry besides its transport. */
+export interface McpServerOptions {
+  /** Never defer this server's tools, whatever the gate counts. */
+  alwaysLoad?: boolean;
+  /** Only these tools (original MCP names) are offered; all when omitted. */
+  allowTools?: string[];
+  /** These tools (original MCP names) are never offered. Applied after `allowTools`. */
+  denyTools?: string[];
+  /** How long the server may take to start and list its tools (ms). */
+  startupTimeoutMs?: number;
+  /** Skip this server entirely (kept in the file, not started). */
+  disabled?: boolean;
+}
+
+/** A server started as a child process speaking MCP over stdio. */
+export interface McpStdioServerConfig extends McpServerOptions {
+  /** Transport kind. */
+  type: 'stdio';
+  /** The executable. */
+  command: string;
+  /** Its arguments. */
+  args: string[];
+  /** Extra environment variables (added to a minimal safe environment: PATH, HOME, ...). */
+  env: Record<string, string>;
+  /** Working directory of the process. */
+  cwd?: string;
+}
+
+/** A server reached over Streamable HTTP. */
+export interface McpHttpServerConfig extends McpServerOptions {
+  /** Transport kind. */
+  type: 'http';
+  /** The MCP endpoint, for example `http://127.0.0.1:3000/mcp`. */
+  url: string;
+  /** Extra request headers (for example `Authorization`). */
+  headers: Record<string, string>;
+}
+
+/** One validated server entry. */
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+
+/** A validated `mcpServers` config. */
+export interface McpConfig {
+  /** Servers by name, in file order (disabled ones included, flagged). */
+  servers: Record<string, McpServerConfig>;
+  /** Things that are tolerated but probably mistakes (unknown keys). */
+  warnings: string[];
+}
+
+const COMMON_KEYS = new Set(['type', 'alwaysLoad', 'allowTools', 'denyTools', 'startupTimeoutMs', 'disabled']);
+const STDIO_KEYS = new Set([...COMMON_KEYS, 'command', 'args', 'env', 'cwd']);
+const HTTP_KEYS = new Set([...COMMON_KEYS, 'url', 'headers']);
+const SERVER_NAME = /^[a-zA-Z0-9_.-]{1,64}$/;
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isStringArray(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string');
+}
+
+function isStringRecord(value: unknown): value is Record<string, string> {
+  return isRecord(value) && Object.values(value).every((v) => typeof v === 'string');
+}
+
+/**
+ * Validates a parsed `mcpServers` config (the format Claude Desktop, Cursor and others use) and
+ * returns it normalised. Collects every problem and throws one `McpConfigError` (stage
+ * `discovery`) naming each and its fix. Unknown keys are tolerated and reported as warnings, so
+ * files written for other clients keep working.
+ */
+export function parseMcpConfig(value: unknown, source = 'inline config'): McpConfig {
+  const problems: string[] = [];
+  const warnings: string[] = [];
+  if (!isRecord(value)) {
+    throw new McpConfigError(source, [`the top level must be a JSON object with an "mcpServers" key, got ${Array.isArray(value) ? 'an array' : typeof value}.`]);
+  }
+  const raw = value.mcpServers;
+  if (raw === undefined) {
+    throw new McpConfigError(source, ['there is no "mcpServers" key; put the servers under {"mcpServers": {...}}.']);
+  }
+  if (!isRecord(raw)) {
+    throw new McpConfigError(source, ['"mcpServers" must be an object mapping server names to server entries.']);
+  }
+  for (const key of Object.keys(value)) {
+    if (key !== 'mcpServers') warnings.push(`top-level key "${key}" is ignored.`);
+  }
+  const servers: Record<string, McpServerConfig> = {};
+  for (const [name, entry] of Object.entries(raw)) {
+    const at = `server "${name}"`;
+    if (!SERVER_NAME.test(name)) {
+      problems.push(`${at}: the name must be 1-64 letters, digits, "_", "-" or "."; rename it.`);
+    }
+    if (!isRecord(entry)) {
+      problems.push(`${at}: the entry must be an object with "command" (stdio) or "url" (Streamable HTTP).`);
+      continue;
+    }
+    const before = problems.length;
+    const options: McpServerOptions = {};
+    if (entry.alwaysLoad !== undefined) {
+      if (typeof entry.alwaysLoad !== 'boolean') problems.push(`${at}: "alwaysLoad" must be true or false.`);
+      else options.alwaysLoad = entry.alwaysLoad;
+    }
+    if (entry.disabled !== undefined) {
+      if (typeof entry.disabled !== 'boolean') problems.push(`${at}: "disabled" must be true or false.`);
+      else options.disabled = entry.disabled;
+    }
+    for (const key of ['allowTools', 'denyTools'] as const) {
+      if (entry[key] === undefined) continue;
+      if (!isStringArray(entry[key])) problems.push(`${at}: "${key}" must be an array of tool names (as the server names them).`);
+      else options[key] = [...(entry[key] as string[])];
+    }
+    if (entry.startupTimeoutMs !== undefined) {
+      const t = entry.startupTimeoutMs;
+      if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) {
+        problems.push(`${at}: "startupTimeoutMs" must be a positive number of milliseconds (for example 30000).`);
+      } else options.startupTimeoutMs = t;
+    }
+    const type = entry.type;
+    if (type === 'sse') {
+      problems.push(`${at}: the legacy SSE transport is not supported; use the server's Streamable HTTP endpoint with "url" (and "type": "http" or no type).`);
+      continue;
+    }
+    const hasCommand = entry.command !== undefined;
+    const hasUrl = entry.url !== undefined;
+    if (type !== undefined && type !== 'stdio' && type !== 'http' && type !== 'streamable-http' && type !== 'streamableHttp') {
+      problems.push(`${at}: unknown "type" ${JSON.stringify(type)}; use "stdio" (with "command") or "http" (with "url").`);
+      continue;
+    }
+    if (hasCommand && hasUrl) {
+      problems.push(`${at}: has both "command" and "url"; keep "command" for a local process or "url" for a remote server, not both.`);
+      continue;
+    }
+    if (!hasCommand && !hasUrl) {
+      problems.push(`${at}: needs "command" (a program to start over stdio) or "url" (a Streamable HTTP endpoint).`);
+      continue;
+    }
+    if (hasCommand) {
+      if (type !== undefined && type !== 'stdio') problems.push(`${at}: "type" is ${JSON.stringify(type)} but the entry has "command"; use "type": "stdio" or drop "type".`);
+      if (typeof entry.command !== 'string' || entry.command.trim() === '') problems.push(`${at}: "command" must be a non-empty string (the executable, for example "node" or "npx").`);
+      if (entry.args !== undefined && !isStringArray(entry.args)) problems.push(`${at}: "args" must be an array of strings.`);
+      if (entry.env !== undefined && !isStringRecord(entry.env)) problems.push(`${at}: "env" must be an object of string values (quote numbers: "PORT": "3000").`);
+      if (entry.cwd !== undefined && typeof entry.cwd !== 'string') problems.push(`${at}: "cwd" must be a string path.`);
+      for (const key of Object.keys(entry)) if (!STDIO_KEYS.has(key)) warnings.push(`${at}: key "${key}" is ignored.`);
+      if (problems.length === before) {
+        servers[name] = {
+          type: 'stdio',
+          command: entry.command as string,
+          args: [...((entry.args as string[] | undefined) ?? [])],
+          env: { ...((entry.env as Record<string, string> | undefined) ?? {}) },
+          ...(entry.cwd === undefined ? {} : { cwd: entry.cwd as string }),
+          ...options,
+        };
+      }
+    } else {
+      if (type === 'stdio') problems.push(`${at}: "type" is "stdio" but the entry has "url" and no "command".`);
+      let url: URL | undefined;
+      if (typeof entry.url !== 'string') problems.push(`${at}: "url" must be a string such as "http://127.0.0.1:3000/mcp".`);
+      else {
+        try {
+          url = new URL(entry.url);
+          if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+            problems.push(`${at}: "url" must use http or https, got "${url.protocol}".`);
+          }
+        } catch {
+          problems.push(`${at}: "url" ${JSON.stringify(entry.url)} is not a valid URL; write it in full, e.g. "https://example.com/mcp".`);
+        }
+      }
+      if (entry.headers !== undefined && !isStringRecord(entry.headers)) problems.push(`${at}: "headers" must be an object of string values.`);
+      for (const key of Object.keys(entry)) if (!HTTP_KEYS.has(key)) warnings.push(`${at}: key "${key}" is ignored.`);
+      if (problems.length === before && url) {
+        servers[name] = {
+          type: 'http',
+          url: url.toString(),
+          headers: { ...((entry.headers as Record<string, string> | undefined) ?? {}) },
+          ...options,
+        };
+      }
+    }
+  }
+  if (problems.length > 0) throw new McpConfigError(source, problems);
+  return { servers, warnings };
+}
+
+/**
+ * Reads and validates an `mcpServers` config file. Throws `McpConfigError` (stage `discovery`)
+ * when the file is missing, is not JSON, or is not a valid config, naming the problem and its fix.
+ */
+export async function loadMcpConfig(path: string): Promise<McpConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new McpConfigError(
+      path,
+      [code === 'ENOENT' ? 'the file does not exist; check the --mcp-config path.' : `the file cannot be read (${(error as Error).message}).`],
+      error,
+    );
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new McpConfigError(path, [`the file is not valid JSON (${(error as Error).message}); fix the syntax (no comments or trailing commas).`], error);
+  }
+  return parseMcpConfig(parsed, path);
+}

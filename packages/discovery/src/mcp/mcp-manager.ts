@@ -1,0 +1,231 @@
+import type { AnyToolDefinition, ServerToolConfig, ToolConfigMeta, ToolError } from '@aibuddy/registry';
+import { ToolError as ToolErrorClass } from '@aibuddy/registry';
+import type { CatalogTool, DeferredToolCatalog } from '../catalog.js';
+import { decideDeferral } from '../gate.js';
+import type { DeferralDecision, GateOptions } from '../gate.js';
+import { DEFAULT_STARTUP_TIMEOUT_MS } from './config.js';
+import type { McpConfig } from './config.js';
+import { McpServerConnection } from './mcp-connection.js';
+import type { McpConnectionSettings, McpReconnectOptions, McpServerEvent, McpServerStatus } from './mcp-connection.js';
+import { createMcpToolDefinition } from './mcp-tool.js';
+import type { McpCallResult, McpToolInfo } from './mcp-tool.js';
+
+/** Options of `connectMcpServers`. Every time constant is injectable so tests stay fast. */
+export interface ConnectMcpServersOptions {
+  /** Start-up timeout for servers whose entry sets none (default 30 s). */
+  startupTimeoutMs?: number;
+  /** Timeout of one tool call; progress notifications reset it (default 5 min). */
+  callTimeoutMs?: number;
+  /** Backoff after a server dies mid-run (defaults: 500 ms doubling to 30 s, 8 attempts), or `false`. */
+  reconnect?: McpReconnectOptions | false;
+  /** Grace period for a stdio server to exit on shutdown before SIGTERM (default 1 s). */
+  shutdownGraceMs?: number;
+  /** The client identity sent in `initialize`. */
+  clientInfo?: { name: string; version: string };
+  /** Thresholds of the gate (defaults: the design's 10 / 30). */
+  gate?: GateOptions;
+  /** Receives server events (ready, failed, disconnected, reconnect scheduled, tools changed, warnings). */
+  onEvent?: (event: McpServerEvent) => void;
+  /** Receives stderr chunks of stdio servers. */
+  onStderr?: (server: string, chunk: string) => void;
+}
+
+/** What the host shows about one server. */
+export interface McpServerState {
+  /** The server's name. */
+  name: string;
+  /** `stdio` or `http`. */
+  transport: 'stdio' | 'http';
+  /** Current state. */
+  status: McpServerStatus;
+  /** How many tools it offers (after allow / deny lists; last known while reconnecting). */
+  toolCount: number;
+  /** Whether `alwaysLoad` is set. */
+  alwaysLoad: boolean;
+  /** Why it is failed, when it is (stage `discovery` for start-up failures). */
+  error?: ToolError;
+}
+
+/** The MCP side of a host: connected servers, their tools, the gate's decision, and calls. */
+export interface McpManager extends DeferredToolCatalog {
+  /** Tolerated oddities of the config (unknown keys). */
+  readonly warnings: readonly string[];
+  /** Every configured server with its state, in config order. */
+  servers(): McpServerState[];
+  /** Servers that failed (to start, or for good after a crash), each with its error. */
+  failures(): { server: string; error: ToolError }[];
+  /** Every known MCP tool of servers that are ready or reconnecting. */
+  tools(): McpToolInfo[];
+  /** The gate's decision over `tools()` (one function that `defer` and the host both read). */
+  decision(): DeferralDecision;
+  /** Whether a tool (namespaced name) can be called now: its server is connected. */
+  isAvailable(name: string): boolean;
+  /** `ToolDefinition`s of every available MCP tool (direct and deferred), for `createAiTools`. */
+  definitions(): AnyToolDefinition[];
+  /** One `ServerToolConfig` per server (key `mcp:<server>`, not core); failed servers yield nothing with the reason. */
+  toolConfigs(): ServerToolConfig[];
+  /** Display metadata for `toolConfigs()`, to merge into `TOOL_CONFIG_METAS` for `assertConsistent`. */
+  configMetas(): Record<string, ToolConfigMeta>;
+  /** Tool name → config key for `toolConfigs()`, to merge into `TOOL_NAME_MAP` for `assertConsistent`. */
+  nameMap(): Record<string, string>;
+  /** Calls a tool by its namespaced name (the original name goes to the server). */
+  callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<McpCallResult>;
+  /** Listens to server events; returns an unsubscribe function. */
+  subscribe(listener: (event: McpServerEvent) => void): () => void;
+  /** Increases whenever the catalog or a server's availability changes. */
+  readonly version: number;
+  /** Stops every server and reconnection. */
+  close(): Promise<void>;
+}
+
+/** The config key of an MCP server's tool group. */
+export function mcpConfigKey(server: string): string {
+  return `mcp:${server}`;
+}
+
+/**
+ * Connects every enabled server of a validated config in parallel, each under its start-up
+ * timeout. A server that fails is reported (`failures()`, stage `discovery`, with its stderr
+ * tail) and the others go on. Never rejects because of a server.
+ */
+export async function connectMcpServers(config: McpConfig, options: ConnectMcpServersOptions = {}): Promise<McpManager> {
+  const listeners = new Set<(event: McpServerEvent) => void>();
+  let version = 0;
+  const emit = (event: McpServerEvent) => {
+    if (event.type !== 'warning') version++;
+    options.onEvent?.(event);
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A failing listener must not break the connection.
+      }
+    }
+  };
+  const reconnect = options.reconnect === false ? false : {
+    initialDelayMs: options.reconnect?.initialDelayMs ?? 500,
+    maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000,
+    maxAttempts: options.reconnect?.maxAttempts ?? 8,
+  };
+  const settings: McpConnectionSettings = {
+    startupTimeoutMs: options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS,
+    callTimeoutMs: options.callTimeoutMs ?? 300_000,
+    reconnect,
+    shutdownGraceMs: options.shutdownGraceMs ?? 1_000,
+    clientInfo: options.clientInfo ?? { name: 'aibuddy', version: '0.1.0' },
+    onEvent: emit,
+    ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+  };
+  const connections = Object.entries(config.servers).map(([name, entry]) => new McpServerConnection(name, entry, settings));
+  await Promise.all(connections.map((c) => c.start()));
+
+  const byServer = new Map(connections.map((c) => [c.name, c]));
+  const counted = () => connections.filter((c) => c.everReady && (c.status === 'ready' || c.status === 'reconnecting'));
+
+  let cacheVersion = -1;
+  let cache: { tools: McpToolInfo[]; byName: Map<string, McpToolInfo>; decision: DeferralDecision; deferred: CatalogTool[]; definitions: Map<string, AnyToolDefinition> };
+  const current = () => {
+    if (cacheVersion === version) return cache;
+    const tools = counted().flatMap((c) => c.tools);
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    const decision = decideDeferral(
+      counted().map((c) => ({ server: c.name, toolNames: c.tools.map((t) => t.name), alwaysLoad: c.config.alwaysLoad ?? false })),
+      options.gate,
+    );
+    const available = (name: string) => byServer.get(byName.get(name)?.server ?? '')?.status === 'ready';
+    const deferred = decision.deferred
+      .filter((d) => available(d.name))
+      .map((d) => {
+        const info = byName.get(d.name)!;
+        return { name: info.name, description: info.description, inputSchema: info.inputSchema, server: info.server };
+      });
+    const definitions = new Map<string, AnyToolDefinition>();
+    for (const [name, info] of byName) {
+      // Definitions are rebuilt only when the catalog changes: compiling validators is the costly part.
+      const previous = cache?.definitions.get(name);
+      definitions.set(name, previous && cache.byName.get(name) === info ? previous : createMcpToolDefinition(info, (i, a, o) => callTool(i.name, a, o)));
+    }
+    cache = { tools, byName, decision, deferred, definitions };
+    cacheVersion = version;
+    return cache;
+  };
+
+  const isAvailable = (name: string) => {
+    const info = current().byName.get(name);
+    return info !== undefined && byServer.get(info.server)?.status === 'ready';
+  };
+
+  const callTool = async (name: string, args: Record<string, unknown>, callOptions: { signal?: AbortSignal } = {}) => {
+    const info = current().byName.get(name);
+    const connection = info ? byServer.get(info.server) : undefined;
+    if (!info || !connection) {
+      throw new ToolErrorClass(`no MCP tool named "${name}" is known.`, { stage: 'discovery', toolName: name, hint: 'Use tool_search to find the right tool name.' });
+    }
+    return connection.callTool(info, args, callOptions);
+  };
+
+  const manager: McpManager = {
+    warnings: config.warnings,
+    get version() {
+      return version;
+    },
+    servers: () =>
+      connections.map((c) => ({
+        name: c.name,
+        transport: c.config.type,
+        status: c.status,
+        toolCount: c.tools.length,
+        alwaysLoad: c.config.alwaysLoad ?? false,
+        ...(c.error ? { error: c.error } : {}),
+      })),
+    failures: () => connections.filter((c) => c.status === 'failed' && c.error).map((c) => ({ server: c.name, error: c.error! })),
+    tools: () => current().tools,
+    decision: () => current().decision,
+    deferredTools: () => current().deferred,
+    isAvailable,
+    definitions: () => [...current().definitions.entries()].filter(([name]) => isAvailable(name)).map(([, d]) => d),
+    toolConfigs: () => connections.filter((c) => c.status !== 'disabled').map((c) => serverConfig(c)),
+    configMetas: () =>
+      Object.fromEntries(
+        connections
+          .filter((c) => c.status !== 'disabled')
+          .map((c) => [mcpConfigKey(c.name), { title: `MCP: ${c.name}`, description: `Tools of the MCP server "${c.name}".`, category: 'integration' as const }]),
+      ),
+    nameMap: () => Object.fromEntries(current().tools.map((t) => [t.name, mcpConfigKey(t.server)])),
+    callTool,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      await Promise.all(connections.map((c) => c.close()));
+      listeners.clear();
+    },
+  };
+
+  function serverConfig(connection: McpServerConnection): ServerToolConfig {
+    return {
+      key: mcpConfigKey(connection.name),
+      get toolNames() {
+        return connection.tools.map((t) => t.name);
+      },
+      core: false,
+      requires: {
+        preconditions: [
+          {
+            name: `mcp-server:${connection.name}`,
+            check: () =>
+              connection.status === 'ready'
+                ? true
+                : connection.error
+                  ? connection.error.message
+                  : `MCP server "${connection.name}" is ${connection.status}`,
+          },
+        ],
+      },
+      create: () => connection.tools.map((t) => current().definitions.get(t.name)).filter((d): d is AnyToolDefinition => d !== undefined),
+    };
+  }
+
+  return manager;
+}

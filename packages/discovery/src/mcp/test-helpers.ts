@@ -1,0 +1,54 @@
+// Shared by the MCP integration tests (not exported from the package).
+import { fileURLToPath } from 'node:url';
+import { parseMcpConfig } from './config.js';
+import { connectMcpServers } from './mcp-manager.js';
+import type { ConnectMcpServersOptions, McpManager } from './mcp-manager.js';
+import type { McpServerEvent } from './mcp-connection.js';
+
+export const TEST_SERVER = fileURLToPath(new URL('../__fixtures__/test-server.mjs', import.meta.url));
+export const HTTP_SERVER_MODULE = new URL('../__fixtures__/http-server.mjs', import.meta.url).href;
+
+/** A stdio server entry running the fixture with these flags. */
+export function fixture(...flags: string[]): Record<string, unknown> {
+  return { command: process.execPath, args: [TEST_SERVER, ...flags] };
+}
+
+/** Fast timing for tests. */
+export const FAST: ConnectMcpServersOptions = {
+  startupTimeoutMs: 10_000,
+  callTimeoutMs: 10_000,
+  shutdownGraceMs: 200,
+  reconnect: { initialDelayMs: 50, maxDelayMs: 400, maxAttempts: 6 },
+};
+
+const open = new Set<McpManager>();
+
+/** Connects servers from a raw `mcpServers` object; remembered for `closeAll`. */
+export async function connect(servers: Record<string, unknown>, options: ConnectMcpServersOptions = {}): Promise<McpManager & { events: McpServerEvent[] }> {
+  const events: McpServerEvent[] = [];
+  const manager = await connectMcpServers(parseMcpConfig({ mcpServers: servers }), {
+    ...FAST,
+    ...options,
+    onEvent: (e) => {
+      events.push(e);
+      options.onEvent?.(e);
+    },
+  });
+  open.add(manager);
+  return Object.assign(manager, { events });
+}
+
+/** Closes every manager the tests opened. */
+export async function closeAll(): Promise<void> {
+  await Promise.all([...open].map((m) => m.close()));
+  open.clear();
+}
+
+/** Resolves when `predicate` holds (polled), or rejects after `timeoutMs`. */
+export async function waitFor(predicate: () => boolean, timeoutMs = 5_000, what = 'condition'): Promise<void> {
+  const start = Date.now();
+  while (!predicate()) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

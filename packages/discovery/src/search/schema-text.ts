@@ -1,0 +1,41 @@
+/** Property names and descriptions found in a JSON Schema, recursively, for matching only. */
+export interface SchemaText {
+  /** Property names ("user_id", "startDate"), outermost first. */
+  names: string[];
+  /** Property descriptions and titles. */
+  descriptions: string[];
+}
+
+const MAX_DEPTH = 6;
+// A schema is model-facing metadata; cap what we read so a pathological schema cannot stall indexing.
+const MAX_PROPERTIES = 200;
+
+/** Collects property names and descriptions from `schema` (objects, arrays, anyOf/oneOf/allOf). */
+export function schemaText(schema: unknown): SchemaText {
+  const out: SchemaText = { names: [], descriptions: [] };
+  walk(schema, out, 0);
+  return out;
+}
+
+function walk(schema: unknown, out: SchemaText, depth: number): void {
+  if (!schema || typeof schema !== 'object' || depth > MAX_DEPTH || out.names.length >= MAX_PROPERTIES) return;
+  const s = schema as Record<string, unknown>;
+  const props = s['properties'];
+  if (props && typeof props === 'object') {
+    for (const [key, value] of Object.entries(props as Record<string, unknown>)) {
+      if (out.names.length >= MAX_PROPERTIES) return;
+      out.names.push(key);
+      if (value && typeof value === 'object') {
+        const v = value as Record<string, unknown>;
+        if (typeof v['description'] === 'string') out.descriptions.push(v['description']);
+        if (typeof v['title'] === 'string') out.descriptions.push(v['title']);
+        walk(v, out, depth + 1);
+      }
+    }
+  }
+  if (s['items']) walk(s['items'], out, depth + 1);
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const list = s[key];
+    if (Array.isArray(list)) for (const sub of list) walk(sub, out, depth + 1);
+  }
+}

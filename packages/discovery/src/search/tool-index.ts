@@ -1,0 +1,596 @@
+import { ToolSearchQueryError } from './errors.js';
+import { FuzzyVocabulary } from './fuzzy.js';
+import { regexSearch, type RegexDocument } from './regex-search.js';
+import { schemaText } from './schema-text.js';
+import { segment } from './segment.js';
+import { synonymsOf } from './synonyms.js';
+import { compact, compoundIdentifiers, isStopWord, queryWords, splitClauses, splitWords, stem, type QueryWord } from './text.js';
+import type { ToolIndex, ToolIndexEntry, ToolSearchHit, ToolSearchOptions } from './types.js';
+
+/**
+ * Ranking parameters. Few on purpose, each with a reason; chosen on one benchmark set and checked on
+ * another (see bench/tool-search), not fitted per catalog. Exposed for experiments; the defaults are
+ * what `tool_search` uses.
+ */
+export interface ToolIndexTuning {
+  /** BM25 term-frequency saturation. */
+  k1: number;
+  /** BM25F field weights: name, server, description, parameters (names + descriptions). */
+  fieldWeights: readonly [number, number, number, number];
+  /** Field length normalisation (BM25 b) per field, same order. */
+  fieldB: readonly [number, number, number, number];
+  /** Weight of a query word's generic synonyms ("fetch" for "get"); 0 turns them off. */
+  synonymWeight: number;
+  /** Weight of a one-edit typo correction of an unknown query word. */
+  typoWeight: number;
+  /** Weight of the pieces of an unknown run-together query word ("getweather"). */
+  splitWeight: number;
+  /** Weight of query words inside quotes: they are usually argument values, not what the tool does. */
+  quotedWeight: number;
+  /** Bonus, as a fraction of the best score, × the idf-weighted share of the tool's name words in the query. */
+  nameCoverage: number;
+  /** Share of the score that comes from the best-matching clause of a multi-part query (0 = off). */
+  clauseMix: number;
+  /** Share of the best score in a tool's server added to the tool (tools of one server travel together). */
+  siblingShare: number;
+  /** Bonus, as a fraction of the best score, when the query spells a tool's or a server's full name. */
+  nameBonus: number;
+  serverBonus: number;
+  /** Split run-together name words ("bulkgenerateguids") into words the catalog uses elsewhere. */
+  segmentNames: boolean;
+}
+
+/** Default ranking parameters (see bench/tool-search/README.md for how they were chosen). */
+export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
+  k1: 1.2,
+  fieldWeights: [3, 1.5, 1.5, 0.5] as const,
+  fieldB: [0.5, 0.3, 0.9, 0.9] as const,
+  synonymWeight: 0.3,
+  typoWeight: 0.7,
+  splitWeight: 0.7,
+  quotedWeight: 0.5,
+  nameCoverage: 0.2,
+  clauseMix: 0.6,
+  siblingShare: 0.4,
+  nameBonus: 0.3,
+  serverBonus: 0.3,
+  segmentNames: true,
+});
+
+const FIELDS = 4;
+const F_NAME = 0;
+const F_SERVER = 1;
+const F_DESC = 2;
+const DEFAULT_LIMIT = 5;
+// Longer queries are cut: ranking quality does not improve past a few paragraphs, latency would.
+const MAX_QUERY_CHARS = 4000;
+// Longest run of query words joined to look for a tool or server name ("create issue" → "createissue").
+const MAX_NAME_NGRAM = 5;
+// Shortest compact name looked up as a whole-name mention.
+const MIN_NAME_KEY = 4;
+
+/** Query terms after normalisation: parallel arrays of term ids and weights. */
+interface QueryTerms {
+  ids: number[];
+  weights: number[];
+  /** Σ weight × idf. */
+  mass: number;
+}
+
+/**
+ * Builds an in-memory search index over tool metadata (the engine behind `tool_search`).
+ *
+ * Ranking is BM25F over four fields (name, server, description, parameter text) with identifier
+ * splitting (camelCase, snake_case, kebab-case, digits), a light stemmer, generic synonyms, one-edit typo
+ * correction and compound splitting for unknown query words, a lower weight for quoted argument values,
+ * per-clause scoring of multi-part requests, a name-coverage bonus, a same-server bonus, and a boost when
+ * the query spells a tool or server name. `search(q, { regex: true })` matches a pattern instead.
+ *
+ * The index keeps only names, descriptions, server names and schema property text, never the schemas.
+ *
+ * @param entries Tools to index; names must be unique.
+ * @param tuning Ranking parameters to override (experiments; the defaults are the supported setting).
+ * @throws TypeError when an entry has no string `name` or two entries share a name.
+ */
+export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Partial<ToolIndexTuning> = {}): ToolIndex {
+  const t: ToolIndexTuning = { ...DEFAULT_TUNING, ...tuning };
+  if (!Array.isArray(entries)) throw new TypeError('createToolIndex: entries must be an array of { name, description?, inputSchema?, server? }.');
+  const n = entries.length;
+  const names: string[] = new Array(n);
+  const seen = new Set<string>();
+
+  const vocab = new Map<string, number>();
+  const vocabTerms: string[] = [];
+  // Raw word → term id (-1: stop word). One map lookup per token instead of stop check + stem + vocab.
+  const wordTerm = new Map<string, number>();
+  const termOfWord = (word: string): number => {
+    let id = wordTerm.get(word);
+    if (id === undefined) {
+      if (isStopWord(word)) id = -1;
+      else {
+        const s = stem(word);
+        id = vocab.get(s);
+        if (id === undefined) {
+          id = vocabTerms.length;
+          vocab.set(s, id);
+          vocabTerms.push(s);
+        }
+      }
+      wordTerm.set(word, id);
+    }
+    return id;
+  };
+
+  // Pass 1: tokens per field, as flat arrays (doc order, field order).
+  const tokTerm: number[] = [];
+  const tokField: number[] = [];
+  const docStart = new Int32Array(n + 1);
+  const fieldLen = Array.from({ length: FIELDS }, () => new Float64Array(n));
+  const regexDocs: RegexDocument[] = new Array(n);
+  const serverOf = new Int32Array(n).fill(-1);
+  const serverIds = new Map<string, number>();
+  const serverDocs: number[][] = [];
+  const serverNames: string[] = [];
+  const nameWords: string[][] = new Array(n);
+
+  const addField = (d: number, field: number, words: readonly string[]): void => {
+    let len = 0;
+    for (const w of words) {
+      const id = termOfWord(w);
+      if (id < 0) continue;
+      tokTerm.push(id);
+      tokField.push(field);
+      len++;
+    }
+    const lens = fieldLen[field] as Float64Array;
+    lens[d] = (lens[d] as number) + len;
+  };
+
+  for (let d = 0; d < n; d++) {
+    const e = entries[d];
+    if (!e || typeof e.name !== 'string' || e.name.length === 0) {
+      throw new TypeError(`createToolIndex: entry ${d} has no name; every entry needs a non-empty string name.`);
+    }
+    if (seen.has(e.name)) {
+      throw new TypeError(`createToolIndex: duplicate tool name "${e.name}"; names must be unique in one index.`);
+    }
+    seen.add(e.name);
+    names[d] = e.name;
+    const description = typeof e.description === 'string' ? e.description : '';
+    const server = typeof e.server === 'string' ? e.server : '';
+    const schema = schemaText(e.inputSchema);
+    docStart[d] = tokTerm.length;
+
+    const nw = splitWords(e.name);
+    nameWords[d] = nw;
+    addField(d, F_NAME, nw);
+    if (server) {
+      let sid = serverIds.get(server);
+      if (sid === undefined) {
+        sid = serverNames.length;
+        serverIds.set(server, sid);
+        serverNames.push(server);
+        serverDocs.push([]);
+        addField(d, F_SERVER, splitWords(server));
+      } else {
+        // Same server as an earlier tool: copy its tokens instead of splitting the name again.
+        const first = (serverDocs[sid] as number[])[0] as number;
+        for (let i = docStart[first] as number; i < (docStart[first + 1] as number); i++) {
+          if (tokField[i] !== F_SERVER) continue;
+          tokTerm.push(tokTerm[i] as number);
+          tokField.push(F_SERVER);
+        }
+        (fieldLen[F_SERVER] as Float64Array)[d] = (fieldLen[F_SERVER] as Float64Array)[first] as number;
+      }
+      serverOf[d] = sid;
+      (serverDocs[sid] as number[]).push(d);
+    }
+    addField(d, F_DESC, splitWords(description));
+    const paramText = [...schema.names, ...schema.descriptions].join('\n');
+    addField(d, FIELDS - 1, splitWords(paramText));
+    regexDocs[d] = { name: e.name, server, description, params: paramText };
+  }
+  docStart[n] = tokTerm.length;
+
+  // Run-together name words ("bulkgenerateguids", "getfileversions") split into words the catalog
+  // uses in descriptions or parameters, so "generate guids" finds them.
+  const V = vocabTerms.length;
+  const extraDoc: number[] = [];
+  const extraTerm: number[] = [];
+  if (t.segmentNames) {
+    const inText = new Uint8Array(V);
+    for (let i = 0; i < tokTerm.length; i++) if ((tokField[i] as number) >= F_DESC) inText[tokTerm[i] as number] = 1;
+    const isKnown = (piece: string): boolean => {
+      const id = vocab.get(stem(piece));
+      return id !== undefined && inText[id] === 1 && !isStopWord(piece);
+    };
+    const splits = new Map<string, number[] | null>();
+    for (let d = 0; d < n; d++) {
+      for (const w of nameWords[d] as string[]) {
+        if (w.length < 6) continue;
+        let ids = splits.get(w);
+        if (ids === undefined) {
+          ids = null;
+          if (inText[wordTerm.get(w) ?? -1] !== 1) {
+            const pieces = segment(w, isKnown);
+            if (pieces) ids = pieces.map((p) => vocab.get(stem(p)) as number);
+          }
+          splits.set(w, ids);
+        }
+        if (ids) for (const id of ids) extraDoc.push(d), extraTerm.push(id);
+      }
+    }
+  }
+
+  // Pass 2: BM25F pseudo term frequencies per (doc, term), then precomputed impacts.
+  const avgLen = fieldLen.map((lens) => {
+    let s = 0;
+    for (let d = 0; d < n; d++) s += lens[d] as number;
+    return n > 0 ? s / n || 1 : 1;
+  });
+  const scratch = new Float64Array(V);
+  const touched: number[] = [];
+  const pTerm: number[] = [];
+  const pDoc: number[] = [];
+  const pTf: number[] = [];
+  const df = new Int32Array(V);
+  const norm = new Float64Array(FIELDS);
+  const nameW = t.fieldWeights[F_NAME];
+  let extraAt = 0;
+  for (let d = 0; d < n; d++) {
+    for (let f = 0; f < FIELDS; f++) {
+      const b = t.fieldB[f] as number;
+      norm[f] = (t.fieldWeights[f] as number) / (1 - b + (b * ((fieldLen[f] as Float64Array)[d] as number)) / (avgLen[f] as number));
+    }
+    const end = docStart[d + 1] as number;
+    for (let i = docStart[d] as number; i < end; i++) {
+      const term = tokTerm[i] as number;
+      if (scratch[term] === 0) touched.push(term);
+      scratch[term] = (scratch[term] as number) + (norm[tokField[i] as number] as number);
+    }
+    for (; extraAt < extraDoc.length && extraDoc[extraAt] === d; extraAt++) {
+      const term = extraTerm[extraAt] as number;
+      if (scratch[term] === 0) touched.push(term);
+      // A segmented piece is a guess: it counts once, at name weight, with no length normalisation.
+      scratch[term] = Math.max(scratch[term] as number, nameW);
+    }
+    for (const term of touched) {
+      pTerm.push(term);
+      pDoc.push(d);
+      pTf.push(scratch[term] as number);
+      df[term] = (df[term] as number) + 1;
+      scratch[term] = 0;
+    }
+    touched.length = 0;
+  }
+  const idf = new Float64Array(V);
+  for (let v = 0; v < V; v++) idf[v] = Math.log(1 + (n - (df[v] as number) + 0.5) / ((df[v] as number) + 0.5));
+  // CSR postings: postStart[term] .. postStart[term + 1] in postDoc / postImpact.
+  const postStart = new Int32Array(V + 1);
+  for (let v = 0; v < V; v++) postStart[v + 1] = (postStart[v] as number) + (df[v] as number);
+  const fill = postStart.slice(0, V);
+  const postDoc = new Int32Array(pTerm.length);
+  const postImpact = new Float32Array(pTerm.length);
+  const k1 = t.k1;
+  for (let i = 0; i < pTerm.length; i++) {
+    const term = pTerm[i] as number;
+    const at = fill[term] as number;
+    fill[term] = at + 1;
+    const tf = pTf[i] as number;
+    postDoc[at] = pDoc[i] as number;
+    postImpact[at] = ((idf[term] as number) * tf * (k1 + 1)) / (tf + k1);
+  }
+
+  // Each tool's distinct name terms and their idf mass, for the name-coverage bonus.
+  const nameStart = new Int32Array(n + 1);
+  const nameTermList: number[] = [];
+  const nameMass = new Float64Array(n);
+  for (let d = 0; d < n; d++) {
+    const from = nameTermList.length;
+    nameStart[d] = from;
+    const end = docStart[d + 1] as number;
+    for (let i = docStart[d] as number; i < end; i++) {
+      if (tokField[i] !== F_NAME) continue;
+      const term = tokTerm[i] as number;
+      if (nameTermList.indexOf(term, from) >= 0) continue;
+      nameTermList.push(term);
+      nameMass[d] = (nameMass[d] as number) + (idf[term] as number);
+    }
+  }
+  nameStart[n] = nameTermList.length;
+
+  // Whole-name lookup: the compact tool name and, for namespaced names ("github__create_issue"), the
+  // part after the namespace; the compact server name.
+  const nameKeys = new Map<string, number[]>();
+  const addKey = (key: string, d: number): void => {
+    if (key.length < MIN_NAME_KEY) return;
+    const list = nameKeys.get(key);
+    if (!list) nameKeys.set(key, [d]);
+    else if (list[list.length - 1] !== d) list.push(d);
+  };
+  for (let d = 0; d < n; d++) {
+    const name = names[d] as string;
+    addKey(compact(name), d);
+    const sep = name.lastIndexOf('__');
+    if (sep > 0) addKey(compact(name.slice(sep + 2)), d);
+  }
+  const serverKeys = new Map<string, number>();
+  serverNames.forEach((s, sid) => {
+    const key = compact(s);
+    if (key.length >= 3 && !serverKeys.has(key)) serverKeys.set(key, sid);
+  });
+
+  const fuzzy = new FuzzyVocabulary(vocabTerms, vocab);
+  const isVocabWord = (piece: string): boolean => !isStopWord(piece) && (vocab.has(piece) || vocab.has(stem(piece)));
+
+  // Query-time scratch, reused across calls (searches are synchronous).
+  const acc = new Float64Array(n);
+  const hit = new Uint8Array(n);
+  const touchedDocs = new Int32Array(n);
+  const clauseAcc = new Float64Array(n);
+  const clauseBest = new Float64Array(n);
+  const clauseHit = new Uint8Array(n);
+  const clauseDocs = new Int32Array(n);
+  const serverBest = new Float64Array(serverNames.length);
+  const qWeight = new Float64Array(V);
+
+  function queryTerms(words: readonly QueryWord[], extraIdentifiers: readonly string[] = []): QueryTerms {
+    const ids: number[] = [];
+    let wordWeight = 1;
+    const put = (id: number, w: number): void => {
+      const v = w * wordWeight;
+      const old = qWeight[id] as number;
+      if (old === 0) ids.push(id);
+      if (v > old) qWeight[id] = v;
+    };
+    for (const { word, weight } of words) {
+      if (isStopWord(word)) continue;
+      wordWeight = weight;
+      const s = stem(word);
+      const id = vocab.get(s) ?? vocab.get(word);
+      if (id !== undefined) {
+        put(id, 1);
+        if (t.synonymWeight > 0) {
+          for (const syn of synonymsOf(s)) {
+            const sid = vocab.get(syn);
+            if (sid !== undefined) put(sid, t.synonymWeight);
+          }
+        }
+        continue;
+      }
+      if (/[0-9]/.test(word)) continue;
+      // Unknown word: a one-edit typo of a known term, else a run-together pair of known terms.
+      let near = fuzzy.near(s);
+      if (near.length === 0 && s !== word) near = fuzzy.near(word);
+      if (near.length > 0) {
+        for (const nid of near) put(nid, t.typoWeight);
+        continue;
+      }
+      const pieces = segment(word, isVocabWord, 24);
+      if (pieces) {
+        for (const p of pieces) {
+          const pid = vocab.get(stem(p)) ?? vocab.get(p);
+          if (pid !== undefined) put(pid, t.splitWeight);
+        }
+      }
+    }
+    // Identifiers written run-together or in mixed case ("WhoIS", "get_weather") may be a single
+    // catalog word ("whois", "getweather").
+    wordWeight = 1;
+    for (const ident of extraIdentifiers) {
+      const id = vocab.get(ident);
+      if (id !== undefined) put(id, 1);
+    }
+    const weights = new Array<number>(ids.length);
+    let mass = 0;
+    ids.forEach((id, i) => {
+      const w = qWeight[id] as number;
+      weights[i] = w;
+      mass += w * (idf[id] as number);
+    });
+    return { ids, weights, mass };
+  }
+
+  /** Adds Σ weight × impact of the terms into `into`, recording newly touched docs. Returns the touched count. */
+  function accumulate(q: QueryTerms, into: Float64Array, mark: Uint8Array, list: Int32Array, count: number): number {
+    let nt = count;
+    for (let k = 0; k < q.ids.length; k++) {
+      const id = q.ids[k] as number;
+      const w = q.weights[k] as number;
+      const end = postStart[id + 1] as number;
+      for (let i = postStart[id] as number; i < end; i++) {
+        const d = postDoc[i] as number;
+        if (mark[d] === 0) {
+          mark[d] = 1;
+          list[nt++] = d;
+        }
+        into[d] = (into[d] as number) + w * (postImpact[i] as number);
+      }
+    }
+    return nt;
+  }
+
+  function rank(query: string, limit: number): ToolSearchHit[] {
+    const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
+    const words = queryWords(text, t.quotedWeight);
+    const identifiers = compoundIdentifiers(text);
+    const full = queryTerms(words, identifiers); // qWeight keeps the full query's weights until the end
+    let nt = accumulate(full, acc, hit, touchedDocs, 0);
+    let top = 0;
+    for (let i = 0; i < nt; i++) top = Math.max(top, acc[touchedDocs[i] as number] as number);
+
+    if (top > 0) {
+      // How much of the tool's own name the query covers (idf-weighted): "format_date" for "date ... format".
+      if (t.nameCoverage > 0) {
+        for (let i = 0; i < nt; i++) {
+          const d = touchedDocs[i] as number;
+          const mass = nameMass[d] as number;
+          if (!(mass > 0)) continue;
+          let matched = 0;
+          for (let j = nameStart[d] as number; j < (nameStart[d + 1] as number); j++) {
+            const term = nameTermList[j] as number;
+            matched += Math.min(1, qWeight[term] as number) * (idf[term] as number);
+          }
+          acc[d] = (acc[d] as number) + (t.nameCoverage * top * matched) / mass;
+        }
+      }
+      if (t.clauseMix > 0) nt = mixClauses(text, top, nt, full);
+      if (t.siblingShare > 0 && serverNames.length > 0) {
+        for (let i = 0; i < nt; i++) {
+          const d = touchedDocs[i] as number;
+          const sid = serverOf[d] as number;
+          if (sid >= 0 && (acc[d] as number) > (serverBest[sid] as number)) serverBest[sid] = acc[d] as number;
+        }
+        for (let i = 0; i < nt; i++) {
+          const d = touchedDocs[i] as number;
+          const sid = serverOf[d] as number;
+          if (sid >= 0) acc[d] = (acc[d] as number) + t.siblingShare * (serverBest[sid] as number);
+        }
+        for (let i = 0; i < nt; i++) {
+          const sid = serverOf[touchedDocs[i] as number] as number;
+          if (sid >= 0) serverBest[sid] = 0;
+        }
+      }
+    }
+    for (const id of full.ids) qWeight[id] = 0;
+
+    if (t.nameBonus > 0 || t.serverBonus > 0) nt = mentionBonus(words, identifiers, top > 0 ? top : 1, nt);
+
+    const out = topK(acc, touchedDocs, nt, limit);
+    for (let i = 0; i < nt; i++) {
+      const d = touchedDocs[i] as number;
+      acc[d] = 0;
+      hit[d] = 0;
+    }
+    return out.map(([d, score]) => ({ name: names[d] as string, score }));
+  }
+
+  /**
+   * Multi-part requests ("find X. Also do Y", "X and Y"): each clause is ranked on its own and a tool's
+   * best clause score, relative to that clause's best tool, is mixed in. So the tools of a short second
+   * clause are not crowded out by the first one.
+   */
+  function mixClauses(text: string, top: number, count: number, full: QueryTerms): number {
+    const clauses = splitClauses(text);
+    if (clauses.length < 2) return count;
+    // The full query's weights live in qWeight; clause terms are collected in a fresh pass.
+    const saved = full.ids.map((id) => qWeight[id] as number);
+    for (const id of full.ids) qWeight[id] = 0;
+    let nt = count;
+    for (const clause of clauses) {
+      const cq = queryTerms(queryWords(clause, t.quotedWeight));
+      for (const id of cq.ids) qWeight[id] = 0;
+      if (cq.ids.length === 0) continue;
+      const nc = accumulate(cq, clauseAcc, clauseHit, clauseDocs, 0);
+      let best = 0;
+      for (let i = 0; i < nc; i++) best = Math.max(best, clauseAcc[clauseDocs[i] as number] as number);
+      for (let i = 0; i < nc; i++) {
+        const d = clauseDocs[i] as number;
+        const v = best > 0 ? (clauseAcc[d] as number) / best : 0;
+        if (v > (clauseBest[d] as number)) clauseBest[d] = v;
+        clauseAcc[d] = 0;
+        clauseHit[d] = 0;
+      }
+    }
+    full.ids.forEach((id, i) => (qWeight[id] = saved[i] as number));
+    for (let i = 0; i < nt; i++) {
+      const d = touchedDocs[i] as number;
+      acc[d] = (1 - t.clauseMix) * (acc[d] as number) + t.clauseMix * top * (clauseBest[d] as number);
+      clauseBest[d] = 0;
+    }
+    return nt;
+  }
+
+  /** Outright mentions of a tool name or a server name: joined runs of query words, or identifiers. */
+  function mentionBonus(words: readonly QueryWord[], identifiers: readonly string[], base: number, count: number): number {
+    let nt = count;
+    const boost = (d: number, amount: number): void => {
+      if (hit[d] === 0) {
+        hit[d] = 1;
+        touchedDocs[nt++] = d;
+      }
+      acc[d] = (acc[d] as number) + amount;
+    };
+    // Tool names are matched only on keys of two or more words ("create issue", "get_weather"): a single
+    // word naming a tool ("search") is too common to trust. Server names may be a single word ("github").
+    const multi = new Set<string>(identifiers);
+    const single = new Set<string>();
+    for (let i = 0; i < words.length; i++) {
+      let key = (words[i] as QueryWord).word;
+      single.add(key);
+      for (let j = i + 1; j < Math.min(words.length, i + MAX_NAME_NGRAM); j++) {
+        key += (words[j] as QueryWord).word;
+        multi.add(key);
+      }
+    }
+    const keys = [...multi, ...single];
+    const boostedDocs = new Set<number>();
+    const boostedServers = new Set<number>();
+    for (const key of keys) {
+      const docs = t.nameBonus > 0 && multi.has(key) ? nameKeys.get(key) : undefined;
+      if (docs) {
+        for (const d of docs) {
+          if (boostedDocs.has(d)) continue;
+          boostedDocs.add(d);
+          boost(d, t.nameBonus * base);
+        }
+      }
+      const sid = t.serverBonus > 0 ? serverKeys.get(key) : undefined;
+      if (sid !== undefined && !boostedServers.has(sid)) {
+        boostedServers.add(sid);
+        for (const d of serverDocs[sid] as number[]) boost(d, t.serverBonus * base);
+      }
+    }
+    return nt;
+  }
+
+  return {
+    size: n,
+    search(query: string, options: ToolSearchOptions = {}): ToolSearchHit[] {
+      const limit = normaliseLimit(options?.limit, n);
+      if (options?.regex) {
+        if (typeof query !== 'string') throw new ToolSearchQueryError('The regex query must be a string.', { query: String(query) });
+        return regexSearch(query, regexDocs, limit);
+      }
+      if (typeof query !== 'string' || limit === 0) return [];
+      return rank(query, limit);
+    },
+  };
+}
+
+function normaliseLimit(limit: number | undefined, n: number): number {
+  if (limit === undefined || limit === null || Number.isNaN(limit)) return Math.min(DEFAULT_LIMIT, n);
+  if (!(limit >= 1)) return 0;
+  return Math.min(Math.floor(limit), n);
+}
+
+/** Top `k` docs with a positive score, best first; ties go to the earlier catalog entry. */
+function topK(scores: Float64Array, docs: Int32Array, count: number, k: number): [number, number][] {
+  const better = (d1: number, s1: number, d2: number, s2: number): boolean => s1 > s2 || (s1 === s2 && d1 < d2);
+  if (k > 64) {
+    // Large limits: a plain sort beats insertion.
+    const all: [number, number][] = [];
+    for (let i = 0; i < count; i++) {
+      const d = docs[i] as number;
+      const s = scores[d] as number;
+      if (s > 0) all.push([d, s]);
+    }
+    all.sort((a, b) => (better(a[0], a[1], b[0], b[1]) ? -1 : 1));
+    return all.slice(0, k);
+  }
+  const top: [number, number][] = [];
+  for (let i = 0; i < count; i++) {
+    const d = docs[i] as number;
+    const s = scores[d] as number;
+    if (!(s > 0)) continue;
+    if (top.length === k) {
+      const last = top[k - 1] as [number, number];
+      if (!better(d, s, last[0], last[1])) continue;
+    }
+    let j = top.length;
+    while (j > 0 && better(d, s, (top[j - 1] as [number, number])[0], (top[j - 1] as [number, number])[1])) j--;
+    top.splice(j, 0, [d, s]);
+    if (top.length > k) top.pop();
+  }
+  return top;
+}

@@ -1,0 +1,166 @@
+import { defineTool, ToolError } from '@aibuddy/registry';
+import type { ServerToolConfig, ToolConfigContext } from '@aibuddy/registry';
+import { z } from 'zod';
+import type { ActiveSet } from '../active-set/active-set.js';
+import type { CatalogTool, DeferredToolCatalog } from '../catalog.js';
+import { createToolIndex, ToolSearchQueryError } from '../search/index.js';
+import type { ToolIndex } from '../search/index.js';
+import { TOOL_SEARCH_CONFIG_KEY, TOOL_SEARCH_TOOL_NAME } from './constants.js';
+
+declare module '@aibuddy/registry' {
+  interface ToolServices {
+    /** The active set of this run; `tool_search` marks what it finds as discovered here. */
+    activeSet?: ActiveSet;
+  }
+}
+
+/** Default number of tools `tool_search` returns. */
+export const DEFAULT_TOOL_SEARCH_LIMIT = 5;
+/** Most tools one `tool_search` call may return. */
+export const MAX_TOOL_SEARCH_LIMIT = 20;
+
+/** Options of `createToolSearchConfig`. */
+export interface ToolSearchConfigOptions {
+  /** Where deferred tools come from (an `McpManager`, `staticCatalog(...)`, or `combineCatalogs(...)`). */
+  catalog: DeferredToolCatalog;
+  /**
+   * The run's active set, marked with what each search finds. When omitted, `services.activeSet`
+   * of the run is used; without either, results are returned but nothing is marked.
+   */
+  activeSet?: ActiveSet;
+  /** Tools returned when the model gives no `limit` (default 5). */
+  defaultLimit?: number;
+}
+
+/** One tool in a `tool_search` result. */
+export interface ToolSearchResultTool extends CatalogTool {
+  /** Relevance within this result (higher is better). */
+  score: number;
+}
+
+/** The output of `tool_search`. */
+export interface ToolSearchResult {
+  /** The query as given. */
+  query: string;
+  /** How it was matched. */
+  mode: 'text' | 'regex';
+  /** The best candidates with their full schemas, best first. */
+  tools: ToolSearchResultTool[];
+  /** How many deferred tools were searched. */
+  searched: number;
+  /** What to do next, for the model. */
+  note: string;
+}
+
+const inputSchema = z.object({
+  query: z
+    .string()
+    .min(1)
+    .describe(
+      'What the tool should do, in words (e.g. "create a github issue", "weather forecast"), or a tool or server name. ' +
+        'For a regular expression write it between slashes, e.g. "/^github__.*issue/i", or set regex to true.',
+    ),
+  regex: z.boolean().optional().describe('Treat query as a regular expression over tool names, descriptions, servers and parameter names.'),
+  limit: z.number().int().min(1).max(MAX_TOOL_SEARCH_LIMIT).optional().describe(`How many tools to return (default ${DEFAULT_TOOL_SEARCH_LIMIT}).`),
+});
+
+/** A `/pattern/flags` query → the pattern in the engine's form (`(?i)` for the `i` flag). */
+export function parseSlashRegex(query: string): string | undefined {
+  const match = /^\/(.+)\/([a-z]*)$/s.exec(query.trim());
+  if (!match) return undefined;
+  const flags = match[2] ?? '';
+  return `${flags.includes('i') ? '(?i)' : ''}${match[1]}`;
+}
+
+/**
+ * The `tool_search` tool (config key `tool_search`, tool name `tool_search`). It searches the
+ * deferred tools by name, description, server and parameter names, returns the full schemas of the
+ * best candidates, and marks them discovered in the run's active set, so they join the tool set
+ * from the next step. A query is plain words, or a regular expression written as `/.../flags` or
+ * with `regex: true` (as in Anthropic's regex tool search; a leading `(?i)` also works).
+ *
+ * With no deferred tools the config yields nothing, and `resolveToolSet` reports why.
+ */
+export function createToolSearchConfig(options: ToolSearchConfigOptions): ServerToolConfig {
+  const indexes = new WeakMap<readonly CatalogTool[], ToolIndex>();
+  const defaultLimit = Math.min(Math.max(1, options.defaultLimit ?? DEFAULT_TOOL_SEARCH_LIMIT), MAX_TOOL_SEARCH_LIMIT);
+  const indexOf = (tools: readonly CatalogTool[]) => {
+    let index = indexes.get(tools);
+    if (!index) {
+      index = createToolIndex(tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, server: t.server })));
+      indexes.set(tools, index);
+    }
+    return index;
+  };
+
+  return {
+    key: TOOL_SEARCH_CONFIG_KEY,
+    toolNames: [TOOL_SEARCH_TOOL_NAME],
+    core: true,
+    requires: {
+      preconditions: [
+        {
+          name: 'deferred-tools',
+          check: () =>
+            options.catalog.deferredTools().length > 0 ? true : 'no deferred tools in this run: every tool is already in the tool set',
+        },
+      ],
+    },
+    create(context: ToolConfigContext) {
+      const activeSet = options.activeSet ?? context.services.activeSet;
+      return [
+        defineTool({
+          name: TOOL_SEARCH_TOOL_NAME,
+          description:
+            'Search the deferred tools (for example tools of MCP servers) that are not loaded yet, and load the best matches. ' +
+            'Returns each match with its full input schema; the tools you find can be called from your next step. ' +
+            'Query in words, by tool or server name, or with a regular expression as /pattern/flags.',
+          inputSchema,
+          disposable: false,
+          execute: ({ query, regex, limit }): ToolSearchResult => {
+            const tools = options.catalog.deferredTools();
+            const slash = regex ? undefined : parseSlashRegex(query);
+            const mode = regex || slash !== undefined ? 'regex' : 'text';
+            const pattern = slash ?? query;
+            let hits;
+            try {
+              hits = indexOf(tools).search(pattern, { limit: limit ?? defaultLimit, regex: mode === 'regex' });
+            } catch (error) {
+              if (ToolSearchQueryError.isInstance(error)) {
+                throw new ToolError(error.message, { stage: 'parameters', toolName: TOOL_SEARCH_TOOL_NAME, cause: error });
+              }
+              throw error;
+            }
+            const byName = new Map(tools.map((t) => [t.name, t]));
+            const found: ToolSearchResultTool[] = [];
+            for (const hit of hits) {
+              const tool = byName.get(hit.name);
+              if (tool) found.push({ ...tool, score: Math.round(hit.score * 1000) / 1000 });
+            }
+            activeSet?.markDiscovered(found.map((t) => t.name));
+            return {
+              query,
+              mode,
+              tools: found,
+              searched: tools.length,
+              note:
+                found.length > 0
+                  ? 'These tools are loaded: call them by name from your next step.'
+                  : `No deferred tool matched. Try other words, a tool or server name, or a broader ${mode === 'regex' ? 'pattern' : 'query'}.`,
+            };
+          },
+        }),
+      ];
+    },
+    instructions() {
+      const tools = options.catalog.deferredTools();
+      const servers = new Map<string, number>();
+      for (const t of tools) servers.set(t.server ?? 'other', (servers.get(t.server ?? 'other') ?? 0) + 1);
+      const list = [...servers].map(([s, n]) => `${s} (${n})`).join(', ');
+      return (
+        `${tools.length} more tools are deferred: their schemas are not loaded (${list}). ` +
+        'When you need a capability you do not see among your tools, call tool_search first; the tools it returns can be called from the next step.'
+      );
+    },
+  };
+}

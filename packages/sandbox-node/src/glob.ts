@@ -1,0 +1,69 @@
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { GlobOptions, GlobResult } from '@aibuddy/sandbox';
+import { SandboxArgumentError, SandboxNotAFileError } from '@aibuddy/sandbox';
+import { globToRegExp } from './glob-pattern.js';
+import { checkSpelling, relFromReal, resolvePath, type Root } from './paths.js';
+import { walkFiles } from './walk.js';
+
+/** Default cap on glob matches. */
+export const DEFAULT_GLOB_LIMIT = 1000;
+
+/** Limits of a glob walk. */
+export interface GlobLimits {
+  timeMs: number;
+  maxEntries: number;
+}
+
+/** Splits off the leading folders that contain no wildcard, so the walk starts there. */
+function literalPrefix(pattern: string): { prefix: string; rest: string } {
+  const segments = pattern.split('/');
+  let k = 0;
+  while (k < segments.length - 1 && !/[*?[\]{}\\]/.test(segments[k]!) && segments[k] !== '') k++;
+  return { prefix: segments.slice(0, k).join('/'), rest: segments.slice(k).join('/') };
+}
+
+/** Finds regular files whose path (relative to `options.path`) matches the pattern. */
+export async function globFiles(root: Root, pattern: string, options: GlobOptions | undefined, limits: GlobLimits): Promise<GlobResult> {
+  if (typeof pattern !== 'string') throw new SandboxArgumentError('glob: the pattern must be a string.');
+  checkSpelling(pattern);
+  const limit = options?.limit ?? DEFAULT_GLOB_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1) throw new SandboxArgumentError(`glob: limit must be a whole number of at least 1.`);
+  let clean = pattern.startsWith('./') ? pattern.slice(2) : pattern;
+  if (clean.startsWith('/')) {
+    throw new SandboxArgumentError(`glob: the pattern "${pattern}" is absolute; give it relative to the search folder (options.path).`);
+  }
+  const { prefix, rest } = literalPrefix(clean);
+  clean = rest;
+  const base = await resolvePath(root, options?.path ?? '.');
+  // The prefix is resolved like any path, so `../x/*.ts` or a symlinked prefix is refused.
+  const start = prefix === '' ? base : await resolvePath(root, join(base.rel, prefix));
+  if (!start.exists) return { files: [], truncated: false };
+  if (!(await stat(start.real)).isDirectory()) {
+    throw new SandboxNotAFileError(`glob: "${start.rel}" is not a folder.`, { path: start.rel });
+  }
+  const matcher = globToRegExp(clean);
+  const files: string[] = [];
+  let truncated = false;
+  const { stopped } = await walkFiles(
+    start.real,
+    {
+      skipHidden: false,
+      skipNodeModules: !pattern.includes('node_modules'),
+      deadline: Date.now() + limits.timeMs,
+      maxEntries: limits.maxEntries,
+      signal: options?.signal,
+    },
+    (entry) => {
+      if (!matcher.test(entry.rel)) return true;
+      if (files.length >= limit) {
+        truncated = true;
+        return false;
+      }
+      files.push(relFromReal(root, entry.abs));
+      return true;
+    },
+  );
+  files.sort();
+  return { files, truncated: truncated || stopped };
+}

@@ -1,0 +1,134 @@
+import { defineTool, ToolError } from '@aibuddy/registry';
+import type { ToolDefinition } from '@aibuddy/registry';
+import { z } from 'zod';
+import { toFsToolError } from '../errors.js';
+import { snapshotOf } from '../fs-context.js';
+import type { FsRunContext } from '../fs-context.js';
+import { formatBytes } from '../format.js';
+import { numberLines } from '../text.js';
+
+/** Input of `read_file`. */
+export interface ReadFileInput {
+  /** File, workspace-relative. */
+  path: string;
+  /** First line, 1-based. */
+  offset?: number | undefined;
+  /** Lines at most. */
+  limit?: number | undefined;
+}
+
+/** Raw result of `read_file`: one window of lines, bounded at the source. */
+export interface ReadFileOutput {
+  /** File, workspace-relative. */
+  path: string;
+  /** The window's lines joined by `\n`. */
+  content: string;
+  /** 1-based first line of the window. */
+  startLine: number;
+  /** 1-based last line of the window (startLine - 1 when empty). */
+  endLine: number;
+  /** Lines in the file, when known. */
+  totalLines: number | undefined;
+  /** True when lines after the window exist. */
+  truncated: boolean;
+  /** Where to continue (`offset` of the next call), when truncated. */
+  nextOffset: number | undefined;
+  /** Why the window ended early: the line limit or the character limit. */
+  cutBy: 'lines' | 'characters' | undefined;
+  /** Lines cut because they were too long. */
+  longLinesCut: number[];
+  /** File size in bytes. */
+  size: number;
+  /** The file's line ending. */
+  lineEnding: '\n' | '\r\n';
+  /** Modification time. */
+  mtimeMs: number;
+}
+
+/** The model view of a `read_file` result: numbered lines and, when cut, how to get more. */
+export function readFileView(output: ReadFileOutput): string {
+  const count = output.endLine - output.startLine + 1;
+  const of = output.totalLines === undefined ? '' : ` of ${output.totalLines}`;
+  const ending = output.lineEnding === '\r\n' ? ', CRLF line endings' : '';
+  if (output.size === 0) return `${output.path} — empty file (0 bytes)`;
+  if (count <= 0) {
+    return `${output.path} — no lines from offset ${output.startLine}${of ? `: the file has ${output.totalLines} lines` : ''}. Call read_file with a smaller offset.`;
+  }
+  const parts = [`${output.path} — lines ${output.startLine}-${output.endLine}${of} (${formatBytes(output.size)}${ending})`];
+  parts.push(numberLines(output.content.split('\n'), output.startLine));
+  if (output.truncated && output.nextOffset !== undefined) {
+    const reason = output.cutBy === 'characters' ? 'the character limit of one read was reached' : 'the line limit of one read was reached';
+    parts.push(`[Cut: ${reason}; lines from ${output.nextOffset} on are not shown. Call read_file with offset=${output.nextOffset} to continue, or grep for what you need.]`);
+  }
+  if (output.longLinesCut.length > 0) {
+    const shown = output.longLinesCut.slice(0, 10).join(', ');
+    parts.push(`[Line${output.longLinesCut.length === 1 ? '' : 's'} ${shown}${output.longLinesCut.length > 10 ? ', …' : ''} too long and cut (marked in place); use execute (for example cut -c or awk) to see ${output.longLinesCut.length === 1 ? 'it' : 'them'} whole.]`);
+  }
+  return parts.join('\n');
+}
+
+/** Creates `read_file`. */
+export function createReadFileTool(run: FsRunContext): ToolDefinition<ReadFileInput, ReadFileOutput> {
+  const { readLines, maxReadLines, readChars } = run.limits;
+  return defineTool({
+    name: 'read_file',
+    description:
+      `Reads a text file of the workspace as numbered lines. Returns at most ${readLines} lines (limit, up to ${maxReadLines}) ` +
+      `and ${readChars} characters per call, starting at offset (1-based); when cut, the result says the offset to continue from. ` +
+      'Read a file before editing it.',
+    inputSchema: z.object({
+      path: z.string().min(1, 'path is empty: give a file path relative to the workspace root.').describe('File, relative to the workspace root.'),
+      offset: z.number().int().min(1, 'offset is 1-based: the first line is 1.').optional().describe('First line to read, 1-based (default 1).'),
+      limit: z.number().int().min(1).max(maxReadLines, `limit is at most ${maxReadLines} lines; read further windows with offset.`).optional().describe(`Lines to read (default ${readLines}, at most ${maxReadLines}).`),
+    }),
+    execute: async (input: ReadFileInput, { signal }) => {
+      const offset = input.offset ?? 1;
+      const limit = input.limit ?? readLines;
+      let read;
+      try {
+        read = await run.sandbox.readFile(input.path, { offset, limit, signal });
+      } catch (error) {
+        throw toFsToolError(error, 'read_file', input.path);
+      }
+      if (read.startLine !== offset) {
+        throw new ToolError(`the sandbox returned a window starting at line ${read.startLine}, not ${offset}.`, { stage: 'execution', toolName: 'read_file' });
+      }
+      run.tracker.record(read.path, snapshotOf(read));
+      let content = read.content;
+      let endLine = read.endLine;
+      let truncated = read.truncated;
+      let nextOffset = read.nextOffset;
+      let cutBy: ReadFileOutput['cutBy'] = read.truncated ? 'lines' : undefined;
+      if (content.length > readChars) {
+        // Bound the view at the source: keep whole lines up to the character limit (at least one).
+        const lines = content.split('\n');
+        let used = 0;
+        let kept = 0;
+        while (kept < lines.length && (kept === 0 || used + lines[kept]!.length + 1 <= readChars)) {
+          used += lines[kept]!.length + 1;
+          kept += 1;
+        }
+        content = lines.slice(0, kept).join('\n');
+        endLine = offset + kept - 1;
+        truncated = true;
+        nextOffset = endLine + 1;
+        cutBy = 'characters';
+      }
+      return {
+        path: read.path,
+        content,
+        startLine: read.startLine,
+        endLine,
+        totalLines: read.totalLines,
+        truncated,
+        nextOffset,
+        cutBy,
+        longLinesCut: read.longLinesCut.filter((line) => line <= endLine),
+        size: read.size,
+        lineEnding: read.lineEnding,
+        mtimeMs: read.mtimeMs,
+      };
+    },
+    toModelOutput: ({ output }) => readFileView(output),
+  });
+}

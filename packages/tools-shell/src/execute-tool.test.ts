@@ -1,0 +1,201 @@
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveToolSet } from '@aibuddy/registry';
+import type { ISandbox } from '@aibuddy/sandbox';
+import { calls, createWorkspace, runSteps } from './__fixtures__/harness.js';
+import type { Workspace } from './__fixtures__/harness.js';
+import { createShellToolConfig, shellToolConfig } from './shell-config.js';
+import type { ExecuteOutput } from './exec-result.js';
+
+let ws: Workspace;
+beforeAll(async () => {
+  ws = await createWorkspace();
+});
+afterAll(async () => {
+  await ws.dispose();
+});
+
+function clientOf(events: Awaited<ReturnType<typeof runSteps>>['events'], id: string): ExecuteOutput {
+  const event = events.find((e) => e.type === 'tool-result' && e.toolCallId === id);
+  if (!event || event.type !== 'tool-result') throw new Error(`no tool-result event for ${id}`);
+  return event.client as ExecuteOutput;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+describe('the shell config', () => {
+  it('is excluded with the reason when the host has no sandbox', async () => {
+    const set = await resolveToolSet({ configs: [shellToolConfig] });
+    expect(set.tools).toEqual([]);
+    expect(set.excluded).toEqual([{ key: 'shell', reason: 'no sandbox in this host' }]);
+  });
+
+  it('yields execute with run instructions when a sandbox is injected', async () => {
+    const set = await resolveToolSet({ configs: [shellToolConfig], services: { sandbox: ws.sandbox } });
+    expect(set.tools.map((t) => t.definition.name)).toEqual(['execute']);
+    expect(set.instructions[0]?.text).toMatch(/timeout is in seconds \(default 120, at most 600\)/);
+    expect(set.instructions[0]?.text).toMatch(/30000 characters/);
+  });
+});
+
+describe('execute through generateText', () => {
+  it('returns exit code, duration and both streams; a non-zero exit is a result, and chunks stream live to the client', async () => {
+    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['c1', 'execute', { command: 'echo hello; echo oops >&2; exit 3' }]));
+    const seen = run.seen('c1');
+    expect(seen.type).toBe('text');
+    expect(seen.text).toMatch(/^exit code: 3 \| duration: \d+ ms/);
+    expect(seen.text).toContain('--- stdout ---\nhello\n');
+    expect(seen.text).toContain('--- stderr ---\noops\n');
+    const chunks = run.events.filter((e) => e.type === 'tool-output');
+    expect(chunks.map((e) => (e.type === 'tool-output' ? `${e.stream}:${e.chunk}` : '')).sort()).toEqual(['stderr:oops\n', 'stdout:hello\n']);
+    const resultIndex = run.events.findIndex((e) => e.type === 'tool-result');
+    expect(run.events.findIndex((e) => e.type === 'tool-output')).toBeLessThan(resultIndex);
+    // Live chunks are client-only: the model sees the view once, never the chunk events.
+    expect(clientOf(run.events, 'c1')).toMatchObject({ exitCode: 3, stdout: 'hello\n', stderr: 'oops\n', timedOut: false, stopped: false });
+  });
+
+  it('runs in a cwd inside the workspace and refuses one outside it (parameters)', async () => {
+    await writeFile(join(ws.root, 'marker.txt'), 'x');
+    const { mkdir } = await import('node:fs/promises');
+    await mkdir(join(ws.root, 'sub'), { recursive: true });
+    const run = await runSteps(
+      shellToolConfig,
+      ws.sandbox,
+      calls(['in', 'execute', { command: 'pwd', cwd: 'sub' }], ['out', 'execute', { command: 'pwd', cwd: '../..' }], ['missing', 'execute', { command: 'pwd', cwd: 'nope' }]),
+    );
+    expect(run.seen('in').text).toContain(`${ws.root}/sub`);
+    expect(run.seen('out').type).toBe('error-text');
+    expect(run.seen('out').text).toMatch(/^\[parameters\] execute: cwd "\.\.\/\.\." is outside the workspace/);
+    expect(run.seen('missing').text).toMatch(/^\[parameters\] execute: cwd "nope"/);
+  });
+
+  it('refuses a timeout over the maximum, and says the unit is seconds', async () => {
+    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['t', 'execute', { command: 'true', timeout: 120000 }], ['e', 'execute', { command: '  ' }]));
+    expect(run.seen('t').text).toMatch(/^\[parameters\] execute: invalid input: timeout: timeout is in seconds and at most 600/);
+    expect(run.seen('e').text).toMatch(/^\[parameters\] execute: invalid input: command: command is empty/);
+  });
+
+  it('shows 5 MB of output as head and tail within 30,000 characters plus the header, with the exact omitted count', async () => {
+    const command = "printf 'HEAD-MARKER\\n'; yes 0123456789 | head -c 5000000; printf 'TAIL-MARKER\\n'";
+    const expected = `HEAD-MARKER\n${'0123456789\n'.repeat(Math.ceil(5_000_000 / 11)).slice(0, 5_000_000)}TAIL-MARKER\n`;
+    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['big', 'execute', { command }]));
+    const text = run.seen('big').text;
+    const bodyAt = text.indexOf('--- stdout ---\n');
+    const header = text.slice(0, bodyAt);
+    expect(header).toMatch(/^exit code: 0 \| duration: /);
+    expect(text.length).toBeLessThanOrEqual(30_000 + header.length);
+    expect(text.length).toBeGreaterThan(25_000);
+    const body = text.slice(bodyAt + '--- stdout ---\n'.length);
+    const marker = /\n\[… (\d+) characters omitted from the middle of stdout; re-run with a narrower command \(grep, head, tail, sed -n\) to see them …\]\n/.exec(body);
+    expect(marker).not.toBeNull();
+    const omitted = Number(marker![1]);
+    const head = body.slice(0, marker!.index);
+    const tail = body.slice(marker!.index + marker![0].length);
+    expect(head.startsWith('HEAD-MARKER\n0123456789\n')).toBe(true);
+    expect(tail.endsWith('0123456789\nTAIL-MARKER\n') || tail.endsWith('TAIL-MARKER\n')).toBe(true);
+    expect(expected.startsWith(head)).toBe(true);
+    expect(expected.endsWith(tail)).toBe(true);
+    expect(head.length + omitted + tail.length).toBe(expected.length);
+    expect(header).toContain(`stdout: ${expected.length} characters (${omitted} omitted in the middle)`);
+    // The full output stays available to the client and persistence.
+    const client = clientOf(run.events, 'big');
+    expect(client.stdoutLength).toBe(expected.length);
+    expect(client.stdoutComplete).toBe(true);
+    expect(client.stdout === expected).toBe(true);
+  });
+
+  it('kills a command past its timeout and reports it as a result with the partial output', async () => {
+    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['slow', 'execute', { command: 'echo started; sleep 20; echo never', timeout: 0.4 }]));
+    const text = run.seen('slow').text;
+    expect(run.seen('slow').type).toBe('text');
+    expect(text).toMatch(/TIMED OUT after 400 ms: the command and its child processes were killed/);
+    expect(text).toContain('started');
+    expect(text).not.toContain('never');
+    expect(clientOf(run.events, 'slow')).toMatchObject({ timedOut: true, timeoutMs: 400 });
+  });
+
+  it('fails at the execution stage at timeout + grace when the sandbox never answers', async () => {
+    let sawSignal: AbortSignal | undefined;
+    let askedTimeout: number | undefined;
+    const never = (): Promise<never> => new Promise<never>(() => undefined);
+    // The one allowed fake: a sandbox that never answers.
+    const silent: ISandbox = {
+      type: 'node',
+      root: ws.root,
+      ls: never,
+      readFile: never,
+      writeFile: never,
+      editFile: never,
+      glob: never,
+      grep: never,
+      exec: (_command, options) => {
+        sawSignal = options?.signal;
+        askedTimeout = options?.timeoutMs;
+        return never();
+      },
+    };
+    const config = createShellToolConfig({ graceMs: 250 });
+    const started = Date.now();
+    const run = await runSteps(config, silent, calls(['hang', 'execute', { command: 'sleep 1000', timeout: 0.15 }]));
+    const elapsed = Date.now() - started;
+    const seen = run.seen('hang');
+    expect(seen.type).toBe('error-text');
+    expect(seen.text).toMatch(/^\[execution\] execute: no answer from the sandbox within the hard deadline of 400 ms \(timeout 150 ms \+ 250 ms grace\)/);
+    expect(askedTimeout).toBe(150);
+    expect(elapsed).toBeGreaterThanOrEqual(400);
+    // The sandbox was told to stop the command when the deadline fired.
+    expect(sawSignal?.aborted).toBe(true);
+    const event = run.events.find((e) => e.type === 'tool-result');
+    expect(event).toMatchObject({ error: { stage: 'execution' } });
+  });
+
+  it('emits heartbeats at the configured period while a command runs, never into the model context', async () => {
+    const period = 60;
+    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['hb', 'execute', { command: 'sleep 0.6' }]), { heartbeatIntervalMs: period });
+    const call = run.events.find((e) => e.type === 'tool-call')!;
+    const result = run.events.find((e) => e.type === 'tool-result')!;
+    const beats = run.events.filter((e) => e.type === 'heartbeat');
+    const span = result.at - call.at;
+    expect(beats.length).toBeGreaterThanOrEqual(Math.floor(span / period) - 2);
+    expect(beats.length).toBeLessThanOrEqual(Math.ceil(span / period) + 1);
+    expect(beats.length).toBeGreaterThanOrEqual(5);
+    for (let i = 1; i < beats.length; i++) expect(beats[i]!.at - beats[i - 1]!.at).toBeGreaterThanOrEqual(period - 15);
+    expect(beats.every((b) => b.type === 'heartbeat' && b.toolCallId === 'hb')).toBe(true);
+    expect(JSON.stringify(run.model.calls.at(-1)?.prompt)).not.toContain('heartbeat');
+  });
+
+  it('a stop mid-command kills the whole process tree', async () => {
+    const plain = await createWorkspace({ isolation: 'off' });
+    try {
+      const controller = new AbortController();
+      const command = 'sleep 30 & echo $! > bg.pid; echo $$ > sh.pid; echo ready; wait';
+      const pending = runSteps(createShellToolConfig(), plain.sandbox, calls(['stop', 'execute', { command }]), { abortSignal: controller.signal });
+      pending.catch(() => undefined);
+      // Abort as soon as the command said it is ready (the files are written before the echo).
+      const deadline = Date.now() + 10_000;
+      while (!existsSync(join(plain.root, 'sh.pid')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 100));
+      const bg = Number(await readFile(join(plain.root, 'bg.pid'), 'utf8'));
+      const sh = Number(await readFile(join(plain.root, 'sh.pid'), 'utf8'));
+      expect(pidAlive(bg)).toBe(true);
+      expect(pidAlive(sh)).toBe(true);
+      controller.abort();
+      await expect(pending).rejects.toThrow();
+      const gone = Date.now() + 5_000;
+      while ((pidAlive(bg) || pidAlive(sh)) && Date.now() < gone) await new Promise((r) => setTimeout(r, 25));
+      expect(pidAlive(bg)).toBe(false);
+      expect(pidAlive(sh)).toBe(false);
+    } finally {
+      await plain.dispose();
+    }
+  });
+});
