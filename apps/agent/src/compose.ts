@@ -1,23 +1,35 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
+import { createCompactor, rebuildContext, toolResultsConfig } from '@aibuddy/compactor';
 import { createDeferredTools } from '@aibuddy/defer';
 import type { DeferPath } from '@aibuddy/defer';
-import { decideDeferral } from '@aibuddy/discovery';
-import type { DeferralDecision } from '@aibuddy/discovery';
+import {
+  connectMcpServers,
+  createActiveSet,
+  createSkillsConfig,
+  createToolSearchConfig,
+  decideDeferral,
+  loadMcpConfig,
+  parseMcpConfig,
+  staticCatalog,
+} from '@aibuddy/discovery';
+import type { DeferralDecision, DeferredToolCatalog, McpConfig, McpManager } from '@aibuddy/discovery';
 import { assertConsistent, resolveToolSet, TOOL_CONFIG_METAS, TOOL_NAME_MAP } from '@aibuddy/registry';
 import type { ResolvedToolSet, ServerToolConfig, ToolServices } from '@aibuddy/registry';
 import { createAiTools, createConfirmationGate, interactionToolConfig } from '@aibuddy/runtime';
 import type { RuntimeEvent } from '@aibuddy/runtime';
 import { createSandbox } from '@aibuddy/sandbox';
 import type { ISandbox } from '@aibuddy/sandbox';
+import '@aibuddy/sandbox-node';
+import { filesystemToolConfig } from '@aibuddy/tools-fs';
 import { shellToolConfig } from '@aibuddy/tools-shell';
 import type { DeferPathOption } from './args.js';
 import type { HostConfirmation } from './confirmation.js';
 import type { ModelInfo } from './create-model.js';
 import { AgentStartupError } from './errors.js';
 import type { AgentEvent, AgentEventSink } from './events.js';
-import { pendingConfig } from './pending-configs.js';
+import { unconfiguredConfig } from './pending-configs.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
 /** What `aibuddy tools --json` prints: the tool set exactly as the model sees it. */
@@ -89,34 +101,50 @@ export interface ComposedAgent {
   close(): Promise<void>;
 }
 
-/** Every config the host composes, in the order the model sees their tools. */
-export function builtInConfigs(): ServerToolConfig[] {
+/** What the tool groups of one run are built from. */
+export interface BuiltInConfigInputs {
+  /** Where `tool_search` finds deferred tools. */
+  catalog: DeferredToolCatalog;
+  /** The skills folder, if any. */
+  skillsDir?: string | undefined;
+  /** Receives skill folders that were skipped. */
+  onSkillProblems?: (problems: readonly { dir: string; reason: string }[]) => void;
+}
+
+/** Every built-in config the host composes, in the order the model sees their tools. */
+export function builtInConfigs(inputs: BuiltInConfigInputs): ServerToolConfig[] {
   return [
-    pendingConfig('filesystem', ['ls', 'read_file', 'write_file', 'edit_file', 'glob', 'grep'], '@aibuddy/tools-fs'),
+    filesystemToolConfig,
     shellToolConfig,
     interactionToolConfig,
-    pendingConfig('tool_search', ['tool_search'], '@aibuddy/discovery'),
-    pendingConfig('skills', ['view_skill'], '@aibuddy/discovery'),
-    pendingConfig('tool_results', ['view_tool_call'], '@aibuddy/compactor'),
+    createToolSearchConfig({ catalog: inputs.catalog }),
+    inputs.skillsDir
+      ? createSkillsConfig({ dir: inputs.skillsDir, ...(inputs.onSkillProblems ? { onProblems: inputs.onSkillProblems as never } : {}) })
+      : unconfiguredConfig('skills', ['view_skill'], 'no skills folder given (pass --skills DIR)'),
+    toolResultsConfig,
   ];
+}
+
+async function loadMcp(source: ComposeAgentOptions['mcpConfig']): Promise<McpConfig | undefined> {
+  if (source === undefined) return undefined;
+  // Both throw McpConfigError (stage discovery) naming the problem and the fix.
+  return typeof source === 'string' ? loadMcpConfig(source) : parseMcpConfig(source, 'the built-in demo config');
 }
 
 /**
  * Composes the packages into one agent for a run: checks the registry's consistency (refusing to
- * start on a mismatch), opens the sandbox at the workspace, resolves the tool groups, connects MCP
- * servers, applies the deferral gate and the defer path for the model, wires the compactor and the
- * confirmation gate. The host adds no policy: every decision is the packages' own.
+ * start on a mismatch), opens the sandbox at the workspace, connects MCP servers, resolves the tool
+ * groups, applies the gate's decision and the defer path for the model, and wires the compactor and
+ * the confirmation gate. The host adds no policy: every decision is the packages' own.
  */
 export async function composeAgent(options: ComposeAgentOptions): Promise<ComposedAgent> {
-  const configs = builtInConfigs();
-  assertConsistent({ configs, metas: TOOL_CONFIG_METAS, nameMap: TOOL_NAME_MAP });
-
   const workspace = resolve(options.workspace);
   const dataDir = resolve(options.dataDir ?? join(workspace, '.aibuddy'));
   const emit = (event: AgentEvent) => options.onEvent?.(event);
+  const warn = (message: string) => options.onWarning?.(message);
   const closers: Array<() => Promise<void> | void> = [];
   const close = async () => {
-    for (const c of closers.reverse()) {
+    for (const c of closers.splice(0).reverse()) {
       try {
         await c();
       } catch {
@@ -126,6 +154,9 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
   };
 
   try {
+    const mcpConfig = await loadMcp(options.mcpConfig);
+    for (const w of mcpConfig?.warnings ?? []) warn(`[discovery] MCP config: ${w}`);
+
     try {
       mkdirSync(workspace, { recursive: true });
     } catch (error) {
@@ -135,14 +166,53 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       });
     }
 
-    let sandbox: ISandbox | undefined;
-    const excludedExtra: { key: string; reason: string }[] = [];
+    let sandbox: ISandbox;
     try {
       sandbox = await createSandbox({ type: 'node', root: workspace });
-      closers.push(() => sandbox?.close?.());
     } catch (error) {
-      excludedExtra.push({ key: 'sandbox', reason: `the node sandbox is unavailable: ${(error as Error).message}` });
+      throw new AgentStartupError('execution', `the node sandbox could not be opened at ${workspace}: ${(error as Error).message}`, {
+        fix: 'check that the workspace is a folder you can read and write.',
+        cause: error,
+      });
     }
+    closers.push(() => sandbox.close?.());
+
+    const mcp: McpManager | undefined = mcpConfig ? await connectMcpServers(mcpConfig, { reconnect: false }) : undefined;
+    if (mcp) closers.push(() => mcp.close());
+    for (const failure of mcp?.failures() ?? []) {
+      warn(`${failure.error.message}\n  Fix: check the "${failure.server}" entry of the MCP config (command, args, env); the run goes on without its tools.`);
+    }
+
+    const skillsDir = options.skillsDir;
+    const configs = builtInConfigs({
+      catalog: mcp ?? staticCatalog([]),
+      skillsDir,
+      onSkillProblems: (problems) => warn(`[discovery] skills: ${problems.map((p) => JSON.stringify(p)).join('; ')}`),
+    });
+    const mcpConfigs = mcp?.toolConfigs() ?? [];
+    assertConsistent({
+      configs: [...configs, ...mcpConfigs],
+      metas: { ...TOOL_CONFIG_METAS, ...(mcp?.configMetas() ?? {}) },
+      nameMap: { ...TOOL_NAME_MAP, ...(mcp?.nameMap() ?? {}) },
+    });
+
+    const compactor = createCompactor({
+      dataDir,
+      ...(options.signal ? { signal: options.signal } : {}),
+      onCompaction: (event) =>
+        emit({
+          type: 'compaction',
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          strategy: event.strategy,
+          originalTokens: event.originalTokens,
+          compactedTokens: event.compactedTokens,
+          ...(event.pointer ? { pointer: event.pointer.path } : {}),
+          model: event.model,
+        }),
+      onWarning: (error) => warn(`[projection] compaction: ${error.message}`),
+    });
+    closers.push(() => compactor.close());
 
     const gate = createConfirmationGate({
       policy: options.confirmation.policy,
@@ -150,36 +220,66 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       ...(options.confirmation.answerQuestion ? { answerQuestion: options.confirmation.answerQuestion } : {}),
     });
 
+    const decision: DeferralDecision = mcp?.decision() ?? decideDeferral([]);
+    const activeSet = createActiveSet({
+      core: Object.keys(TOOL_NAME_MAP),
+      direct: decision.direct,
+      deferred: decision.deferred.map((d) => d.name),
+      ...(mcp ? { isAvailable: (name: string) => !name.includes('__') || mcp.isAvailable(name) } : {}),
+    });
+
     const services: ToolServices = {
-      ...(sandbox ? { sandbox } : {}),
+      sandbox,
+      compactor,
+      activeSet,
       ...(gate.interaction ? { interaction: gate.interaction } : {}),
     };
-    const resolved: ResolvedToolSet = await resolveToolSet({ configs, services, task: { id: options.taskId } });
+    const resolved: ResolvedToolSet = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task: { id: options.taskId } });
+    activeSet.update({ core: resolved.tools.filter((t) => !t.configKey.startsWith('mcp:')).map((t) => t.definition.name) });
 
     const tools = createAiTools(resolved, {
       services,
       taskId: options.taskId,
       onEvent: (event: RuntimeEvent) => emit(event),
+      hooks: compactor.hooks,
       confirmation: gate,
       ...(options.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
     const runtimeToolNames = new Set(Object.keys(tools));
+    const definitions = new Map(resolved.tools.map((t) => [t.definition.name, t.definition]));
 
-    const decision: DeferralDecision = decideDeferral([]);
+    // The compactor rebuilds the history before each step (compact forms with their pointers,
+    // normalised confirmations, repaired interrupted calls); defer then sets the offered tools.
+    const rebuild: PrepareStepFunction<ToolSet> = async ({ messages }) => ({
+      messages: await rebuildContext(messages, {
+        compactor,
+        taskId: options.taskId,
+        tools: (name: string) => definitions.get(name),
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
+    });
     const deferred = createDeferredTools({
       tools,
       decision,
       model: { provider: options.model.provider, modelId: options.model.modelId, baseURL: options.model.baseUrl },
       override: options.deferPath ?? 'auto',
+      activeSet,
+      prepareStep: rebuild,
     });
+    for (const w of deferred.warnings) warn(`[discovery] ${w}`);
 
+    const deferredNames = new Set(deferred.deferred);
+    const serverOfTool = new Map((mcp?.tools() ?? []).map((t) => [t.name, t.server]));
+    const excluded = [...resolved.excluded];
     const report: ToolsReport = {
       deferPath: deferred.path,
       deferPathReason: deferred.reason,
-      direct: deferred.offeredToolNames().map((name) => ({ name })),
-      deferred: decision.deferred.map((d) => ({ name: d.name, server: d.server, reason: d.reason })),
-      excluded: [...resolved.excluded, ...excludedExtra],
+      direct: Object.keys(deferred.callSettings.tools)
+        .filter((name) => !deferredNames.has(name))
+        .map((name) => (serverOfTool.has(name) ? { name, server: serverOfTool.get(name)! } : { name })),
+      deferred: decision.deferred.filter((d) => deferredNames.has(d.name)).map((d) => ({ name: d.name, server: d.server, reason: d.reason })),
+      excluded,
     };
 
     const callSettings: ComposedAgent['callSettings'] = {
@@ -198,7 +298,11 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       callSettings,
       runtimeToolNames,
       report,
-      close,
+      close: async () => {
+        // Background compactions finish (or are cancelled by the stop) before the data dir is left.
+        if (!options.signal?.aborted) await compactor.whenIdle().catch(() => undefined);
+        await close();
+      },
     };
   } catch (error) {
     await close();

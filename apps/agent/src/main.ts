@@ -4,17 +4,15 @@ import { join, resolve } from 'node:path';
 import { RegistryConsistencyError } from '@aibuddy/registry';
 import { parseCommandLine, USAGE } from './args.js';
 import type { CompositionArgs, ParsedCommand } from './args.js';
-import { composeAgent } from './compose.js';
 import type { ComposedAgent, ToolsReport } from './compose.js';
 import { chooseHostConfirmation } from './confirmation.js';
-import { createModel, defaultModelSpec } from './create-model.js';
+import type { createModel as CreateModel } from './create-model.js';
 import type { ModelInfo } from './create-model.js';
 import { DEMO_TASK, demoMcpConfig, demoScript } from './demo.js';
 import { AgentStartupError, ArgumentError } from './errors.js';
 import { openEventLog } from './events.js';
 import type { EventLog } from './events.js';
 import { createRenderer } from './renderer.js';
-import { runTask } from './run-task.js';
 import { viewCall } from './view-call.js';
 
 /** Exit codes of the CLI. */
@@ -46,7 +44,9 @@ interface Setup {
   taskId: string;
 }
 
-function setUp(options: CompositionArgs, env: Record<string, string | undefined>, wantsDemo: boolean): Setup {
+async function setUp(options: CompositionArgs, env: Record<string, string | undefined>, wantsDemo: boolean): Promise<Setup> {
+  const { createModel, defaultModelSpec }: { createModel: typeof CreateModel; defaultModelSpec: (env: Record<string, string | undefined>, demo: boolean) => string } =
+    await import('./create-model.js');
   const spec = options.model ?? defaultModelSpec(env, wantsDemo);
   const model = createModel(spec, { ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}), env, demoScript: demoScript() });
   let workspace: string;
@@ -91,7 +91,7 @@ function printToolsText(report: ToolsReport, write: (s: string) => void): void {
 async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io: CliIO): Promise<number> {
   const { options } = parsed;
   const heartbeatIntervalMs = heartbeatFromEnv(io.env);
-  const setup = setUp(options, io.env, parsed.task === undefined);
+  const setup = await setUp(options, io.env, parsed.task === undefined);
   const task = parsed.task ?? DEMO_TASK;
   const out = (s: string) => io.stdout.write(s);
   const renderer = createRenderer({ out: io.stdout, ...(setup.model.demo ? { elapsedEveryMs: 1000 } : {}) });
@@ -127,6 +127,8 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
   out(`workspace: ${setup.workspace}\nmodel:     ${setup.model.spec}\ntask id:   ${setup.taskId}\nconfirm:   ${confirmation.answeredBy}\n`);
 
   try {
+    // Loaded on demand: `--help` and argument errors stay fast without the AI SDK and providers.
+    const { runTask } = await import('./run-task.js');
     const result = await runTask({
       task,
       workspace: setup.workspace,
@@ -171,11 +173,12 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
 }
 
 async function toolsCommand(parsed: Extract<ParsedCommand, { command: 'tools' }>, io: CliIO): Promise<number> {
-  const setup = setUp(parsed.options, io.env, true);
+  const setup = await setUp(parsed.options, io.env, true);
   const confirmation = chooseHostConfirmation({ flag: parsed.options.confirm, interactive: io.stdin.isTTY === true, demo: setup.model.demo });
   const warnings: string[] = [];
   let agent: ComposedAgent | undefined;
   try {
+    const { composeAgent } = await import('./compose.js');
     agent = await composeAgent({
       workspace: setup.workspace,
       model: setup.model,

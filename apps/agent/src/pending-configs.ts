@@ -1,16 +1,15 @@
 import type { ServerToolConfig } from '@aibuddy/registry';
 
 /**
- * Stand-ins for groups whose package has not landed in this tree yet: each yields no tools, so the
- * tool set reports the group as excluded with the reason, and `assertConsistent` still sees every
- * key. Remove an entry as soon as its package exports its config.
+ * A config for a group this run has nothing for (for example skills without `--skills`): it yields
+ * no tools, so the tool set reports the group as excluded with the reason, and `assertConsistent`
+ * still sees every key.
  */
-export function pendingConfig(key: string, toolNames: readonly string[], pkg: string): ServerToolConfig {
+export function unconfiguredConfig(key: string, toolNames: readonly string[], reason: string): ServerToolConfig {
   return {
     key,
     toolNames,
     create: () => [],
-    instructions: () => undefined,
-    requires: { preconditions: [{ name: `package:${pkg}`, check: () => `${pkg} is not composed in this build yet` }] },
+    requires: { preconditions: [{ name: `configured:${key}`, check: () => reason }] },
   };
 }

@@ -1,5 +1,6 @@
-import { stepCountIs, streamText } from 'ai';
+import { InvalidToolInputError, NoSuchToolError, stepCountIs, streamText } from 'ai';
 import { ToolError } from '@aibuddy/registry';
+import type { ToolStage } from '@aibuddy/registry';
 import { composeAgent } from './compose.js';
 import type { ComposeAgentOptions, ComposedAgent } from './compose.js';
 import { AgentStartupError } from './errors.js';
@@ -49,17 +50,39 @@ function describeError(error: unknown): { stage: string; message: string } {
   return { stage, message: message.startsWith('[') ? message : `[${stage}] ${message}` };
 }
 
+/** The stage and message of a call the SDK itself refused (unknown tool, unparsable input). */
+function streamToolError(error: unknown): { stage: ToolStage; message: string } {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current; depth++) {
+    if (ToolError.isInstance(current)) return { stage: current.stage, message: current.message };
+    current = (current as { cause?: unknown }).cause;
+  }
+  // The SDK may hand over only the message (a string) for calls it refused itself.
+  const message = error instanceof Error ? error.message : String(error);
+  const tagged = /^\[(discovery|parameters|authorization|execution|projection|verification)\]/.exec(message)?.[1] as ToolStage | undefined;
+  if (tagged) return { stage: tagged, message };
+  const stage: ToolStage =
+    NoSuchToolError.isInstance(error) || /unavailable tool|no such tool/i.test(message)
+      ? 'discovery'
+      : InvalidToolInputError.isInstance(error) || /invalid (tool )?input/i.test(message)
+        ? 'parameters'
+        : 'execution';
+  return { stage, message: `[${stage}] ${message}` };
+}
+
 /**
  * Composes the agent and runs one task with `streamText` until the model stops, the step limit is
  * reached, or `signal` aborts it (which kills running commands). Never throws for run failures:
  * the result says how it ended. Composition errors (`AgentStartupError`, a registry mismatch) throw.
  */
 export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
-  const events: AgentEvent[] = [];
+  // Calls that produced events through the runtime or the instrumented tools; the others (a call
+  // to an unknown tool, input the SDK rejected) are reported from the stream.
+  const reported = new Set<string>();
   const emit = (event: AgentEvent) => {
+    if (event.type === 'tool-call') reported.add(event.toolCallId);
     options.renderer?.event(event);
     options.onEvent?.(event);
-    if (event.type === 'run-end') events.push(event);
   };
   const agent = await composeAgent({ ...options, onEvent: emit });
   options.onComposed?.(agent);
@@ -113,6 +136,21 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
           break;
         case 'abort':
           aborted = true;
+          break;
+        case 'tool-error':
+          if (!reported.has(part.toolCallId)) {
+            const { stage, message } = streamToolError(part.error);
+            emit({ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+            emit({
+              type: 'tool-result',
+              toolCallId: part.toolCallId,
+              toolName: part.toolName,
+              client: { error: { stage, message } },
+              model: { type: 'error-text', value: message },
+              error: { stage, message },
+              durationMs: 0,
+            });
+          }
           break;
         default:
           break;

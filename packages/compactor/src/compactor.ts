@@ -58,16 +58,6 @@ export interface CompactionInput {
 /** How a result was compacted. */
 export type CompactionStrategy = 'trim' | 'summary' | 'drop';
 
-/** Where the raw result of a compacted call can be recovered. */
-export interface RecoveryPointer {
-  /** The tool that recovers it. */
-  toolName: typeof VIEW_TOOL_CALL;
-  /** The call id to pass to it. */
-  toolCallId: string;
-  /** The file that holds the raw input and output. */
-  path: string;
-}
-
 /** Emitted once per compacted result, for the host's event log. */
 export interface CompactionEvent {
   /** Event type. */
@@ -84,8 +74,11 @@ export interface CompactionEvent {
   originalTokens: number;
   /** Tokens of the compacted view (including the recovery note). */
   compactedTokens: number;
-  /** Where the raw result lives; absent for `drop`. */
-  pointer?: RecoveryPointer;
+  /**
+   * The file that holds the raw input and output (`<dataDir>/compacted_outputs/<taskId>/<toolCallId>.json`);
+   * absent for `drop`. The model's view names `view_tool_call` and the call id instead.
+   */
+  pointer?: string;
   /** Exactly what later model steps are sent for this result. */
   model: ModelOutput;
 }
@@ -325,7 +318,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
       source,
       originalTokens: tokens,
       compactedTokens,
-      pointer: { toolName: VIEW_TOOL_CALL, toolCallId: input.toolCallId, path },
+      pointer: path,
       model,
     };
     emit(event);
@@ -350,7 +343,10 @@ export function createCompactor(options: CompactorOptions): Compactor {
       // Everything here is synchronous and cheap: the client path must not wait for us.
       if (closed || info.error !== undefined || !info.modelOutput) return;
       if (info.toolName === VIEW_TOOL_CALL || info.definition?.exemptFromCompaction) return;
-      if (counter.isCertainlyBelow(modelOutputText(info.modelOutput), threshold)) return;
+      // The early exit only for text views (O(1) or a byte count of < 2,500 characters); turning a
+      // JSON view into text could cost milliseconds for a large result, so that waits for the job.
+      const view = info.modelOutput;
+      if ((view.type === 'text' || view.type === 'error-text') && counter.isCertainlyBelow(view.value, threshold)) return;
       const job = new Promise<void>((resolve) => setImmediate(resolve)).then(() => run(info));
       jobs.set(key(info.taskId, info.toolCallId), job);
     },

@@ -13,7 +13,6 @@ export type {
   Compactor,
   CompactorHooks,
   CompactorOptions,
-  RecoveryPointer,
 } from './compactor.js';
 export { CompactorError } from './errors.js';
 export {

@@ -39,8 +39,8 @@ const isLocalCall = (part: AssistantPart): part is ToolCallPart => part.type ===
  * 1. completed interaction exchanges (`ask_user_question`, `confirm`) become `role: 'user'` text
  *    carrying the user's decision, in place of the tool call and its result;
  * 2. tool calls left without a result by an interruption get an error result saying so, placed
- *    right after their assistant message, and results without a call are removed, so providers
- *    accept the history;
+ *    right after their assistant message; results that drifted away from their call are moved
+ *    back next to it; results without a call are removed — so providers accept the history;
  * 3. with a compactor, results are replaced by their compact form with the `view_tool_call`
  *    pointer (results the compactor has not seen yet are compacted now, by the same rules).
  */
@@ -49,13 +49,23 @@ export async function rebuildContext(messages: readonly ModelMessage[], options:
   const interruptedText = options.interruptedResultText ?? INTERRUPTED_RESULT_TEXT;
   const lookup = typeof options.tools === 'function' ? options.tools : (name: string) => (options.tools as Record<string, CompactableTool> | undefined)?.[name];
 
-  // Every call and its result, by id; the results that count are those in the tool messages right after the call's assistant message.
+  // The first result of every call, wherever it sits: a result that drifted away from its call
+  // (after a resume, a merge) is moved back to right after the call's assistant message.
+  const firstResult = new Map<string, ToolResultPart>();
+  for (const message of messages) {
+    if (message.role !== 'tool') continue;
+    for (const part of message.content) {
+      if (part.type === 'tool-result' && !firstResult.has(part.toolCallId)) firstResult.set(part.toolCallId, part);
+    }
+  }
+  const placed = new Set<string>();
+
   const out: ModelMessage[] = [];
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i]!;
     if (message.role !== 'assistant') {
       if (message.role === 'tool') {
-        // A tool message not right after an assistant message answers nothing: keep only approval parts.
+        // Results are placed with their calls below; what is left here answers nothing (or was moved).
         const kept = message.content.filter((part) => part.type !== 'tool-result');
         if (kept.length > 0) out.push({ ...message, content: kept });
         continue;
@@ -67,25 +77,26 @@ export async function rebuildContext(messages: readonly ModelMessage[], options:
       out.push(message);
       continue;
     }
-    const calls = message.content.filter(isLocalCall);
-    const callIds = new Set(calls.map((c) => c.toolCallId));
-    // The tool messages answering this assistant message.
+    const calls = message.content.filter(isLocalCall).filter((call) => !placed.has(call.toolCallId));
+    // The tool messages right after this assistant message (their non-result parts stay with it).
     const answers: ToolModelMessage[] = [];
     let j = i + 1;
     while (j < messages.length && messages[j]!.role === 'tool') answers.push(messages[j++] as ToolModelMessage);
     i = j - 1;
 
     const results = new Map<string, ToolResultPart>();
+    for (const call of calls) {
+      const result = firstResult.get(call.toolCallId);
+      placed.add(call.toolCallId);
+      if (result) results.set(call.toolCallId, result);
+    }
     const otherParts: ToolPart[] = [];
     const approved = new Set<string>();
     for (const answer of answers) {
       for (const part of answer.content) {
-        if (part.type === 'tool-result') {
-          if (callIds.has(part.toolCallId) && !results.has(part.toolCallId)) results.set(part.toolCallId, part);
-        } else {
-          otherParts.push(part);
-          if (part.type === 'tool-approval-response') approved.add(part.approvalId);
-        }
+        if (part.type === 'tool-result') continue;
+        otherParts.push(part);
+        if (part.type === 'tool-approval-response') approved.add(part.approvalId);
       }
     }
     const awaitingExecution = new Set(
@@ -107,9 +118,11 @@ export async function rebuildContext(messages: readonly ModelMessage[], options:
       userTexts.push(text);
     }
 
-    const assistantContent = message.content.filter(
-      (part) => !((part.type === 'tool-call' || part.type === 'tool-approval-request') && normalised.has(part.toolCallId)),
-    );
+    const kept = new Set(calls.map((c) => c.toolCallId));
+    const assistantContent = message.content.filter((part) => {
+      if (part.type === 'tool-call' && part.providerExecuted !== true && !kept.has(part.toolCallId)) return false; // a repeated id
+      return !((part.type === 'tool-call' || part.type === 'tool-approval-request') && normalised.has(part.toolCallId));
+    });
     if (assistantContent.length > 0) out.push({ ...message, content: assistantContent });
 
     const toolContent: ToolPart[] = [];

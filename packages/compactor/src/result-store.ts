@@ -187,6 +187,7 @@ export function createResultStore(options: ResultStoreOptions): ResultStore {
         }
         if (signal?.aborted) throw signal.reason;
         await options.beforeRename?.(tempPath);
+        if (signal?.aborted) throw signal.reason;
         await rename(tempPath, finalPath);
       } catch (error) {
         await rm(tempPath, { force: true }).catch(() => undefined);

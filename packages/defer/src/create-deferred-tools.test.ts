@@ -51,6 +51,27 @@ describe('createDeferredTools — activeTools path', () => {
     expect(String(result?.output.value)).toMatch(/\[discovery\] github__merge_issue: .*not loaded yet.*Call tool_search first/);
   });
 
+  it('a found tool called in the same step as its search is told to call again now', async () => {
+    const catalog = buildCatalog({ servers: { github: 12 } });
+    const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku });
+    // The search runs after the step's calls are parsed, so mark it found first, as a parallel search would.
+    deferred.activeSet.markDiscovered(['github__sync_issue']);
+    const model = scriptedModel([{ toolCalls: [{ toolName: 'github__sync_issue', input: { title: 'x' }, id: 'p' }] }, { text: 'ok' }]);
+    // activeTools fixed at the first step without it, as when the search ran in parallel.
+    await generateText({ model, prompt: 'go', stopWhen: stepCountIs(3), ...deferred.callSettings, prepareStep: () => ({ activeTools: ['tool_search'] }) });
+    expect(String(lastToolResult(model, 'p')?.output.value)).toMatch(/\[discovery\] github__sync_issue: this tool was found in this step.*Call it again now/);
+  });
+
+  it('an invalid regular expression in tool_search is a parameters error the model can fix', async () => {
+    const catalog = buildCatalog({ servers: { github: 12 } });
+    const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku });
+    const model = scriptedModel([{ toolCalls: [{ toolName: 'tool_search', input: { query: '/([/' }, id: 'r' }] }, { text: 'ok' }]);
+    await generateText({ model, prompt: 'go', stopWhen: stepCountIs(3), ...deferred.callSettings });
+    const result = lastToolResult(model, 'r');
+    expect(result?.output.type).toBe('error-text');
+    expect(String(result?.output.value)).toMatch(/^\[parameters\] tool_search:/);
+  });
+
   it('still reports unknown tools as the SDK does (no discovery claim for tools that do not exist)', async () => {
     const catalog = buildCatalog({ servers: { github: 12 } });
     const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku });
@@ -117,6 +138,48 @@ describe('createDeferredTools — activeTools path', () => {
   });
 });
 
+describe('createDeferredTools — composing with the host', () => {
+  it("runs the host's prepareStep first: its rebuilt messages feed the history scan, its activeTools narrow ours", async () => {
+    const catalog = buildCatalog({ servers: { github: 12 } });
+    const rebuilt: ModelMessage[] = [
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'k', toolName: 'github__assign_issue', input: {} }] },
+      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'k', toolName: 'github__assign_issue', output: { type: 'text', value: 'ok' } }] },
+      { role: 'user', content: 'go on' },
+    ];
+    const seen: number[] = [];
+    const deferred = createDeferredTools({
+      tools: catalog.tools,
+      decision: catalog.decision,
+      model: haiku,
+      prepareStep: ({ stepNumber }) => {
+        seen.push(stepNumber);
+        return { messages: rebuilt, activeTools: ['tool_search', 'read_file', 'github__assign_issue'] };
+      },
+    });
+    const model = scriptedModel([{ text: 'ok' }]);
+    await generateText({ model, prompt: 'x', ...deferred.callSettings });
+    expect(seen).toEqual([0]);
+    expect(offered(model.calls[0]!)).toEqual(['github__assign_issue', 'read_file', 'tool_search']);
+    expect(model.calls[0]!.prompt.at(-1)).toMatchObject({ role: 'user' });
+    expect(deferred.loadedToolNames()).toContain('github__assign_issue');
+  });
+
+  it("keeps the host's prepareStep result on native paths (and never touches the tool array)", async () => {
+    const catalog = buildCatalog({ servers: { github: 12 } });
+    const deferred = createDeferredTools({
+      tools: catalog.tools,
+      decision: catalog.decision,
+      model: { provider: 'anthropic', modelId: 'claude-sonnet-4-5' },
+      prepareStep: () => ({ system: 'from the host' }),
+    });
+    const model = scriptedModel([{ text: 'ok' }]);
+    await generateText({ model, prompt: 'x', ...deferred.callSettings });
+    expect(model.calls[0]!.prompt[0]).toMatchObject({ role: 'system', content: 'from the host' });
+    expect(offered(model.calls[0]!)).toHaveLength(2 + 12 + 1);
+    expect(deferred.loadedToolNames().sort()).toEqual(['execute', 'read_file', 'tool_search']);
+  });
+});
+
 describe('createDeferredTools — native settings', () => {
   it('Anthropic: every tool stays, deferLoading on exactly the deferred ones, plus tool_search', () => {
     const catalog = buildCatalog({ servers: { slack: 3, github: 12 } });
@@ -151,5 +214,12 @@ describe('createDeferredTools — native settings', () => {
     expect(opts('slack__list_message')).toEqual({ namespace: { name: 'slack', description: 'Tools of the "slack" MCP server.' } });
     expect(opts('read_file')).toBeUndefined();
     expect((deferred.callSettings.tools.tool_search as { id?: string }).id).toBe('openai.tool_search');
+  });
+
+  it('OpenAI: a server name that is not a valid namespace name is made one', () => {
+    const catalog = buildCatalog({ servers: { github: 12 } });
+    const decision = { ...catalog.decision, deferred: catalog.decision.deferred.map((d) => ({ ...d, server: 'git.hub' })) };
+    const deferred = createDeferredTools({ tools: catalog.tools, decision, model: { provider: 'openai', modelId: 'gpt-5.4' } });
+    expect((deferred.callSettings.tools.github__get_issue!.providerOptions as any).openai.namespace.name).toBe('git_hub');
   });
 });

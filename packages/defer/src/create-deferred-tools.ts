@@ -49,6 +49,12 @@ export interface CreateDeferredToolsOptions {
   searchLimit?: number | undefined;
   /** A repair function of the host, tried for the calls this package does not handle. */
   repairToolCall?: ToolCallRepairFunction<ToolSet> | undefined;
+  /**
+   * A `prepareStep` of the host (for example the compactor's, which rebuilds the messages). It runs
+   * first; its result is kept, and on the `activeTools` path `activeTools` is set from the active set
+   * (intersected with the host's own `activeTools` when it returns one).
+   */
+  prepareStep?: PrepareStepFunction<ToolSet> | undefined;
 }
 
 /** The AI SDK call settings: spread them into `generateText`, `streamText` or a `ToolLoopAgent`. */
@@ -82,6 +88,11 @@ export interface DeferredTools {
    * ones are present but not loaded), core + direct + found + `tool_search` on the `activeTools` path.
    */
   offeredToolNames(): string[];
+  /**
+   * The tool names whose definitions the model is given at the next step: core + direct + found +
+   * the search tool on every path (on native paths the other deferred tools are sent but not loaded).
+   */
+  loadedToolNames(): string[];
   /** Problems with the input that were worked around (names the decision gives but `tools` lacks). */
   warnings: string[];
 }
@@ -219,7 +230,8 @@ export function createDeferredTools(options: CreateDeferredToolsOptions): Deferr
   let activeTools: string[] | undefined;
   let prepareStep: PrepareStepFunction<ToolSet>;
   let offeredToolNames: () => string[];
-  const none = () => undefined as never;
+  const hostPrepareStep = options.prepareStep;
+  const none: PrepareStepFunction<ToolSet> = (args) => (hostPrepareStep ? hostPrepareStep(args) : (undefined as never));
 
   if (!hasDeferred) {
     // Nothing deferred: no search tool; the tools go as they are, on every path.
@@ -239,10 +251,10 @@ export function createDeferredTools(options: CreateDeferredToolsOptions): Deferr
           : makeToolSearch('tool-reference');
     for (const name of deferredNames) tools[name] = withProviderOptions(input[name]!, { anthropic: { deferLoading: true } });
     activeTools = undefined;
-    prepareStep = ({ steps }) => {
-      observeSteps(steps as never);
+    prepareStep = (args) => {
+      observeSteps(args.steps as never);
       // Nothing to change: the tool array stays identical, the API loads what was referenced.
-      return undefined as never;
+      return none(args);
     };
     offeredToolNames = () => Object.keys(tools);
   } else if (choice.path === 'openai-native') {
@@ -256,14 +268,15 @@ export function createDeferredTools(options: CreateDeferredToolsOptions): Deferr
       }
       const description = options.serverDescriptions?.[server] ?? `Tools of the "${server}" MCP server.`;
       tools[name] = withProviderOptions(input[name]!, {
-        openai: { namespace: { name: server, description }, ...(deferredSet.has(name) ? { deferLoading: true } : {}) },
+        // Namespace names follow the tool-name rule; server names from a config may not.
+        openai: { namespace: { name: server.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64), description }, ...(deferredSet.has(name) ? { deferLoading: true } : {}) },
       });
     }
     tools[toolSearchName] = openai.tools.toolSearch() as Tool;
     activeTools = undefined;
-    prepareStep = ({ steps }) => {
-      observeSteps(steps as never);
-      return undefined as never;
+    prepareStep = (args) => {
+      observeSteps(args.steps as never);
+      return none(args);
     };
     offeredToolNames = () => Object.keys(tools);
   } else {
@@ -272,11 +285,17 @@ export function createDeferredTools(options: CreateDeferredToolsOptions): Deferr
     // (which also drops the tools of a server that went away).
     const current = () => [...loadedNames, toolSearchName, ...deferredNames.filter((n) => activeSet.has(n))];
     activeTools = current();
-    prepareStep = ({ stepNumber, messages }) => {
+    prepareStep = async (args) => {
+      const host = hostPrepareStep ? await hostPrepareStep(args) : undefined;
       // A new run starts from a history: deferred tools referenced by what survived compaction are
       // active again (added to, never replacing, what the host's set already holds).
-      if (stepNumber === 0) activeSet.markDiscovered([...toolNamesInHistory(messages as HistoryMessage[])].filter((n) => deferredSet.has(n)));
-      return { activeTools: current() };
+      if (args.stepNumber === 0) {
+        const messages = (host?.messages ?? args.messages) as HistoryMessage[];
+        activeSet.markDiscovered([...toolNamesInHistory(messages)].filter((n) => deferredSet.has(n)));
+      }
+      const ours = current();
+      const hostActive = host?.activeTools as string[] | undefined;
+      return { ...host, activeTools: hostActive ? ours.filter((n) => hostActive.includes(n)) : ours };
     };
     offeredToolNames = current;
   }
@@ -289,6 +308,10 @@ export function createDeferredTools(options: CreateDeferredToolsOptions): Deferr
     deferred: deferredNames,
     activeSet,
     offeredToolNames,
+    loadedToolNames: () =>
+      hasDeferred
+        ? [...loadedNames, toolSearchName, ...deferredNames.filter((n) => activeSet.discovered().includes(n) && (choice.path !== 'active-tools' || activeSet.has(n)))]
+        : Object.keys(tools),
     warnings,
   };
 }

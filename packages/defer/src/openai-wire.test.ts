@@ -1,5 +1,6 @@
 // Wire-level tests: the real @ai-sdk/openai provider against a loopback Responses / Chat Completions server.
 import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, stepCountIs, streamText } from 'ai';
 import type { LanguageModel } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,7 +20,7 @@ type Mode = 'generateText' | 'streamText';
 async function setup(
   script: { responses?: ResponsesScript; chat?: ChatScript },
   model: (baseURL: string) => DeferModelInfo,
-  api: 'responses' | 'chat',
+  api: 'responses' | 'chat' | 'compatible',
   override: 'auto' | 'native' = 'auto',
 ) {
   const server = await startOpenAIWireServer(script);
@@ -29,7 +30,12 @@ async function setup(
   const info = model(server.baseURL);
   const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: info, override });
   const provider = createOpenAI({ baseURL: server.baseURL, apiKey: 'test-key' });
-  const languageModel: LanguageModel = api === 'responses' ? provider.responses(info.modelId) : provider.chat(info.modelId);
+  const languageModel: LanguageModel =
+    api === 'responses'
+      ? provider.responses(info.modelId)
+      : api === 'chat'
+        ? provider.chat(info.modelId)
+        : createOpenAICompatible({ name: 'together', baseURL: server.baseURL, apiKey: 'test-key' }).chatModel(info.modelId);
   return { server, calls, catalog, deferred, languageModel };
 }
 
@@ -120,7 +126,10 @@ describe.each(['generateText', 'streamText'] as const)('OpenAI activeTools paths
     expect(s.calls).toEqual([{ name: 'github__create_issue', input: { title: 'x' } }]);
   });
 
-  it('an OpenAI-compatible Chat Completions endpoint: only active tools, and the found tool at the next step', async () => {
+  it.each([
+    ['@ai-sdk/openai-compatible', 'openai-compatible', 'compatible'],
+    ['@ai-sdk/openai .chat()', 'openai.chat', 'chat'],
+  ] as const)('an OpenAI-compatible Chat Completions endpoint (%s): only active tools, and the found tool at the next step', async (_label, providerId, api) => {
     const s = await setup(
       {
         chat: [
@@ -129,8 +138,8 @@ describe.each(['generateText', 'streamText'] as const)('OpenAI activeTools paths
           { text: 'ok' },
         ],
       },
-      (baseURL) => ({ provider: 'openai.chat', modelId: 'llama-3.3-70b', baseURL }),
-      'chat',
+      (baseURL) => ({ provider: providerId, modelId: 'llama-3.3-70b', baseURL }),
+      api,
     );
     expect(s.deferred.path).toBe('active-tools');
     expect(await run(mode, s)).toBe('ok');

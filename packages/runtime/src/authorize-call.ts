@@ -127,6 +127,9 @@ export async function authorizeCall(args: AuthorizeCallArgs): Promise<Authorizat
     if (record.status === 'used') return deny('this approval was already used once; a decision is never reused for another execution.');
     if (record.status === 'stopped') return deny('the run was stopped while this confirmation was open; the late approval is refused.');
     if (record.status === 'rejected') return deny('the person already rejected this call; a later approval for it is refused.');
+    if (record.toolName !== toolName) {
+      return deny(`the approval was given for the tool ${record.toolName}, not ${toolName}; it is refused.`);
+    }
     if (record.inputDigest !== digest) {
       return deny(
         `the approval was given for a different input (digest ${short(record.inputDigest)}…) than this call has (digest ${short(digest)}…); it is refused.`,

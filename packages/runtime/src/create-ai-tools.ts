@@ -1,5 +1,5 @@
 import { jsonSchema, tool } from 'ai';
-import type { Tool, ToolExecutionOptions, ToolSet } from 'ai';
+import type { ModelMessage, Tool, ToolExecutionOptions, ToolSet } from 'ai';
 
 /** The AI SDK's model-output type, derived so that no extra dependency is needed. */
 type ToolResultOutput = Awaited<ReturnType<NonNullable<Tool['toModelOutput']>>>;
@@ -17,6 +17,7 @@ import type { RuntimeEvent, RuntimeEventSink } from './events.js';
 import { createApprovalLedger } from './approval-ledger.js';
 import { authorizeCall, recordSdkApprovalRequest, stopOpenRequests } from './authorize-call.js';
 import type { ConfirmationGate } from './confirmation-gate.js';
+import { hasSdkApprovalRequest } from './sdk-approval.js';
 import { defaultModelOutput, modelOutputText } from './model-output.js';
 
 /** Default period of heartbeats for running tools. */
@@ -174,11 +175,13 @@ export function createAiTools(
   const askThroughSdk = gate?.via === 'ai-sdk' && gate.policy === 'ask';
   // Requests sent as AI SDK approval requests that no one has answered yet; a user stop closes them.
   const openSdkRequests = new Set<string>();
-  options.signal?.addEventListener(
-    'abort',
-    () => void stopOpenRequests(openSdkRequests, ledger, emit, 'the run was stopped before the user decided').catch(() => undefined),
-    { once: true },
-  );
+  if (askThroughSdk) {
+    options.signal?.addEventListener(
+      'abort',
+      () => void stopOpenRequests(openSdkRequests, ledger, emit, 'the run was stopped before the user decided').catch(() => undefined),
+      { once: true },
+    );
+  }
 
   for (const entry of list) {
     const definition = entry.definition;
@@ -302,7 +305,11 @@ export function createAiTools(
         return fail(toToolError(error, 'projection', toolName), info, started);
       }
       const endInfo: ToolExecutionEndInfo = { ...info, output, modelOutput, durationMs: Date.now() - started };
-      calls.set(toolCallId, { info: endInfo, client, emitted: false });
+      // The client gets the full result now: background work started by the hooks (compaction)
+      // never delays it. When a hook later replaces the model view, that hook reports it (the
+      // compactor's `compaction` event carries what later steps are sent).
+      calls.set(toolCallId, { info: endInfo, client, emitted: true });
+      emit({ type: 'tool-result', toolCallId, toolName, client, model: modelOutput, durationMs: endInfo.durationMs });
       runHooks(endInfo);
       return output;
     };
@@ -340,12 +347,15 @@ export function createAiTools(
       toModelOutput,
       ...(askThroughSdk
         ? {
-            needsApproval: async (rawInput: unknown, { toolCallId }: { toolCallId: string }) => {
+            needsApproval: async (rawInput: unknown, { toolCallId, messages }: { toolCallId: string; messages: ModelMessage[] }) => {
               // Invalid input is reported by `execute` at the parameters stage; nothing to approve.
               const validation = definition.validate(rawInput);
               if (!validation.success) return false;
               const assessment = safeImpact(definition, validation.value);
               if (!assessment) return false;
+              // The SDK asks again while it checks an approval that came back: that is no new
+              // request, and recording one now would accept an approval nobody was asked for.
+              if (hasSdkApprovalRequest(messages, toolCallId)) return true;
               openSdkRequests.add(toolCallId);
               return recordSdkApprovalRequest({ assessment, toolCallId, toolName, input: validation.value, ledger, emit });
             },

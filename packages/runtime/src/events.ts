@@ -29,7 +29,11 @@ export interface ToolResultEvent {
   toolName: string;
   /** The client's projection (full result, display fields). */
   client: unknown;
-  /** Exactly what the model is sent for this result. */
+  /**
+   * Exactly what the model is sent for this result. Emitted as soon as the call ends; when a
+   * hook (the compactor) later replaces the view for model steps, that hook's own event
+   * (`compaction`, with its `model`) says what those steps are sent instead.
+   */
   model: ModelOutput;
   /** Present when the call failed, with the stage it failed in. */
   error?: { stage: ToolStage; message: string };

@@ -10,6 +10,16 @@ export interface SdkApproval {
   reason?: string;
 }
 
+/** Whether the messages hold an AI SDK `tool-approval-request` for this call. */
+export function hasSdkApprovalRequest(messages: readonly ModelMessage[] | undefined, toolCallId: string): boolean {
+  return (messages ?? []).some(
+    (message) =>
+      message.role === 'assistant' &&
+      typeof message.content !== 'string' &&
+      message.content.some((part) => part.type === 'tool-approval-request' && part.toolCallId === toolCallId),
+  );
+}
+
 /**
  * Finds the AI SDK approval (`tool-approval-request` in an assistant message answered by a
  * `tool-approval-response` in a tool message) for one call. The last response wins, as in the SDK.

@@ -165,10 +165,13 @@ describe('execute through generateText', () => {
     const result = run.events.find((e) => e.type === 'tool-result')!;
     const beats = run.events.filter((e) => e.type === 'heartbeat');
     const span = result.at - call.at;
-    expect(beats.length).toBeGreaterThanOrEqual(Math.floor(span / period) - 2);
+    // Never faster than the period, and present throughout a 600 ms command (about 10 beats; a
+    // loaded machine can delay timers, so the lower bound is loose).
     expect(beats.length).toBeLessThanOrEqual(Math.ceil(span / period) + 1);
-    expect(beats.length).toBeGreaterThanOrEqual(5);
+    expect(beats.length).toBeGreaterThanOrEqual(3);
+    expect(beats[0]!.at - call.at).toBeGreaterThanOrEqual(period - 15);
     for (let i = 1; i < beats.length; i++) expect(beats[i]!.at - beats[i - 1]!.at).toBeGreaterThanOrEqual(period - 15);
+    expect(beats.at(-1)!.at).toBeLessThanOrEqual(result.at);
     expect(beats.every((b) => b.type === 'heartbeat' && b.toolCallId === 'hb')).toBe(true);
     expect(JSON.stringify(run.model.calls.at(-1)?.prompt)).not.toContain('heartbeat');
   });

@@ -66,7 +66,7 @@ describe('the execute model view', () => {
 
   it('reports timeouts and stops in the header', () => {
     const timed = formatExecuteModelView({ ...output('partial'), timedOut: true, exitCode: null, signal: 'SIGTERM' }, 30_000).text;
-    expect(timed).toMatch(/^exit code: none \(killed by SIGTERM\) \| duration: 12 ms\nTIMED OUT after 1000 ms/);
+    expect(timed).toMatch(/^exit code: none \(killed by SIGTERM\) \| duration: 12 ms\nTIMED OUT after 1.00 s: the command and its child processes were killed/);
     const stopped = formatExecuteModelView({ ...output(''), stopped: true }, 30_000).text;
     expect(stopped).toContain('STOPPED by the user');
   });

@@ -301,16 +301,17 @@ export class McpServerConnection {
     this.client = undefined;
     this.transport = undefined;
     this.generation++;
-    this.settings.onEvent?.({ type: 'server-disconnected', server: this.name, reason, stderrTail: this.stderr.tail() });
-    if (client && transport) void this.dispose(client, transport, true);
+    // The state changes before anyone hears of it, so listeners never read a stale "ready".
     if (this.settings.reconnect === false) {
       this.status = 'failed';
       this.error = new ToolError(`MCP server "${this.name}" disconnected: ${reason}.`, { stage: 'execution', retryable: false });
-      return;
+    } else {
+      this.status = 'reconnecting';
+      this.attempts = 0;
     }
-    this.status = 'reconnecting';
-    this.attempts = 0;
-    this.scheduleReconnect();
+    this.settings.onEvent?.({ type: 'server-disconnected', server: this.name, reason, stderrTail: this.stderr.tail() });
+    if (client && transport) void this.dispose(client, transport, true);
+    if (this.status === 'reconnecting') this.scheduleReconnect();
   }
 
   private scheduleReconnect(): void {

@@ -66,6 +66,8 @@ const DEFAULT_LIMIT = 5;
 const MAX_QUERY_CHARS = 4000;
 // Longest run of query words joined to look for a tool or server name ("create issue" → "createissue").
 const MAX_NAME_NGRAM = 5;
+// Tools scoring under this fraction of the best (on the whole query or on one clause) are not candidates.
+const CANDIDATE_FLOOR = 0.2;
 // Shortest compact name looked up as a whole-name mention.
 const MIN_NAME_KEY = 4;
 
@@ -323,14 +325,13 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
   const fuzzy = new FuzzyVocabulary(vocabTerms, vocab);
   const isVocabWord = (piece: string): boolean => !isStopWord(piece) && (vocab.has(piece) || vocab.has(stem(piece)));
 
-  // Query-time scratch, reused across calls (searches are synchronous).
+  // Query-time scratch, reused across calls (searches are synchronous). Score arrays are scanned and
+  // cleared linearly: at 10,000 tools a sequential pass costs microseconds, less than tracking touched docs.
   const acc = new Float64Array(n);
-  const hit = new Uint8Array(n);
-  const touchedDocs = new Int32Array(n);
   const clauseAcc = new Float64Array(n);
   const clauseBest = new Float64Array(n);
-  const clauseHit = new Uint8Array(n);
   const clauseDocs = new Int32Array(n);
+  const isCandidate = new Uint8Array(n);
   const serverBest = new Float64Array(serverNames.length);
   const qWeight = new Float64Array(V);
 
@@ -391,126 +392,127 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
     return { ids, weights, mass };
   }
 
-  /** Adds Σ weight × impact of the terms into `into`, recording newly touched docs. Returns the touched count. */
-  function accumulate(q: QueryTerms, into: Float64Array, mark: Uint8Array, list: Int32Array, count: number): number {
-    let nt = count;
+  /** Adds Σ weight × impact of the query terms into `into`; returns the best score. */
+  function accumulate(q: QueryTerms, into: Float64Array): number {
     for (let k = 0; k < q.ids.length; k++) {
       const id = q.ids[k] as number;
       const w = q.weights[k] as number;
       const end = postStart[id + 1] as number;
       for (let i = postStart[id] as number; i < end; i++) {
         const d = postDoc[i] as number;
-        if (mark[d] === 0) {
-          mark[d] = 1;
-          list[nt++] = d;
-        }
         into[d] = (into[d] as number) + w * (postImpact[i] as number);
       }
     }
-    return nt;
+    let best = 0;
+    for (let d = 0; d < n; d++) if ((into[d] as number) > best) best = into[d] as number;
+    return best;
   }
 
   function rank(query: string, limit: number): ToolSearchHit[] {
     const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
     const words = queryWords(text, t.quotedWeight);
     const identifiers = compoundIdentifiers(text);
-    const full = queryTerms(words, identifiers); // qWeight keeps the full query's weights until the end
-    let nt = accumulate(full, acc, hit, touchedDocs, 0);
-    let top = 0;
-    for (let i = 0; i < nt; i++) top = Math.max(top, acc[touchedDocs[i] as number] as number);
-
+    const full = queryTerms(words, identifiers); // qWeight holds the full query's weights until cleared below
+    const top = accumulate(full, acc);
+    // Candidates: tools within reach of the top. Only they get the (per-tool, costlier) bonuses below;
+    // a tool under CANDIDATE_FLOOR × best cannot climb into the results through them.
+    const cand: number[] = [];
+    const addCandidate = (d: number): void => {
+      if (isCandidate[d] === 0) {
+        isCandidate[d] = 1;
+        cand.push(d);
+      }
+    };
     if (top > 0) {
-      // How much of the tool's own name the query covers (idf-weighted): "format_date" for "date ... format".
-      if (t.nameCoverage > 0) {
-        for (let i = 0; i < nt; i++) {
-          const d = touchedDocs[i] as number;
-          const mass = nameMass[d] as number;
-          if (!(mass > 0)) continue;
+      const floor = top * CANDIDATE_FLOOR;
+      for (let d = 0; d < n; d++) if ((acc[d] as number) >= floor) addCandidate(d);
+      if (t.clauseMix > 0) mixClauses(text, full, addCandidate);
+      for (const d of cand) {
+        let score = acc[d] as number;
+        // How much of the tool's own name the query covers (idf-weighted): "format_date" for "date ... format".
+        const mass = nameMass[d] as number;
+        if (t.nameCoverage > 0 && mass > 0) {
           let matched = 0;
           for (let j = nameStart[d] as number; j < (nameStart[d + 1] as number); j++) {
             const term = nameTermList[j] as number;
             matched += Math.min(1, qWeight[term] as number) * (idf[term] as number);
           }
-          acc[d] = (acc[d] as number) + (t.nameCoverage * top * matched) / mass;
+          score += (t.nameCoverage * top * matched) / mass;
         }
+        if (t.clauseMix > 0) score = (1 - t.clauseMix) * score + t.clauseMix * top * (clauseBest[d] as number);
+        acc[d] = score;
       }
-      if (t.clauseMix > 0) nt = mixClauses(text, top, nt, full);
       if (t.siblingShare > 0 && serverNames.length > 0) {
-        for (let i = 0; i < nt; i++) {
-          const d = touchedDocs[i] as number;
+        for (const d of cand) {
           const sid = serverOf[d] as number;
           if (sid >= 0 && (acc[d] as number) > (serverBest[sid] as number)) serverBest[sid] = acc[d] as number;
         }
-        for (let i = 0; i < nt; i++) {
-          const d = touchedDocs[i] as number;
+        for (const d of cand) {
           const sid = serverOf[d] as number;
           if (sid >= 0) acc[d] = (acc[d] as number) + t.siblingShare * (serverBest[sid] as number);
         }
-        for (let i = 0; i < nt; i++) {
-          const sid = serverOf[touchedDocs[i] as number] as number;
+        for (const d of cand) {
+          const sid = serverOf[d] as number;
           if (sid >= 0) serverBest[sid] = 0;
         }
       }
     }
     for (const id of full.ids) qWeight[id] = 0;
+    if (t.nameBonus > 0 || t.serverBonus > 0) mentionBonus(words, identifiers, top > 0 ? top : 1, addCandidate);
 
-    if (t.nameBonus > 0 || t.serverBonus > 0) nt = mentionBonus(words, identifiers, top > 0 ? top : 1, nt);
-
-    const out = topK(acc, touchedDocs, nt, limit);
-    for (let i = 0; i < nt; i++) {
-      const d = touchedDocs[i] as number;
-      acc[d] = 0;
-      hit[d] = 0;
-    }
+    const out = topK(acc, cand, limit);
+    acc.fill(0);
+    if (t.clauseMix > 0) clauseBest.fill(0);
+    for (const d of cand) isCandidate[d] = 0;
     return out.map(([d, score]) => ({ name: names[d] as string, score }));
   }
 
   /**
-   * Multi-part requests ("find X. Also do Y", "X and Y"): each clause is ranked on its own and a tool's
-   * best clause score, relative to that clause's best tool, is mixed in. So the tools of a short second
-   * clause are not crowded out by the first one.
+   * Multi-part requests ("find X. Also do Y", "X and Y"): each clause is ranked on its own, and a tool's
+   * best clause score relative to that clause's best tool (in clauseBest) is mixed into its score, so
+   * the tools of a short second clause are not crowded out by the first one.
    */
-  function mixClauses(text: string, top: number, count: number, full: QueryTerms): number {
+  function mixClauses(text: string, full: QueryTerms, addCandidate: (d: number) => void): void {
     const clauses = splitClauses(text);
-    if (clauses.length < 2) return count;
-    // The full query's weights live in qWeight; clause terms are collected in a fresh pass.
+    if (clauses.length < 2) return;
+    // qWeight holds the full query's weights; clause terms are collected with it cleared, then restored.
     const saved = full.ids.map((id) => qWeight[id] as number);
     for (const id of full.ids) qWeight[id] = 0;
-    let nt = count;
     for (const clause of clauses) {
       const cq = queryTerms(queryWords(clause, t.quotedWeight));
       for (const id of cq.ids) qWeight[id] = 0;
       if (cq.ids.length === 0) continue;
-      const nc = accumulate(cq, clauseAcc, clauseHit, clauseDocs, 0);
+      // Clause terms are few: track the docs they touch instead of scanning every tool.
+      let nc = 0;
       let best = 0;
-      for (let i = 0; i < nc; i++) best = Math.max(best, clauseAcc[clauseDocs[i] as number] as number);
+      for (let k = 0; k < cq.ids.length; k++) {
+        const id = cq.ids[k] as number;
+        const w = cq.weights[k] as number;
+        const end = postStart[id + 1] as number;
+        for (let i = postStart[id] as number; i < end; i++) {
+          const d = postDoc[i] as number;
+          const before = clauseAcc[d] as number;
+          if (before === 0) clauseDocs[nc++] = d;
+          const v = before + w * (postImpact[i] as number);
+          clauseAcc[d] = v;
+          if (v > best) best = v;
+        }
+      }
+      const floor = best * CANDIDATE_FLOOR;
       for (let i = 0; i < nc; i++) {
         const d = clauseDocs[i] as number;
-        const v = best > 0 ? (clauseAcc[d] as number) / best : 0;
-        if (v > (clauseBest[d] as number)) clauseBest[d] = v;
+        const v = clauseAcc[d] as number;
         clauseAcc[d] = 0;
-        clauseHit[d] = 0;
+        if (v < floor || !(best > 0)) continue;
+        addCandidate(d);
+        if (v / best > (clauseBest[d] as number)) clauseBest[d] = v / best;
       }
     }
     full.ids.forEach((id, i) => (qWeight[id] = saved[i] as number));
-    for (let i = 0; i < nt; i++) {
-      const d = touchedDocs[i] as number;
-      acc[d] = (1 - t.clauseMix) * (acc[d] as number) + t.clauseMix * top * (clauseBest[d] as number);
-      clauseBest[d] = 0;
-    }
-    return nt;
   }
 
   /** Outright mentions of a tool name or a server name: joined runs of query words, or identifiers. */
-  function mentionBonus(words: readonly QueryWord[], identifiers: readonly string[], base: number, count: number): number {
-    let nt = count;
-    const boost = (d: number, amount: number): void => {
-      if (hit[d] === 0) {
-        hit[d] = 1;
-        touchedDocs[nt++] = d;
-      }
-      acc[d] = (acc[d] as number) + amount;
-    };
+  function mentionBonus(words: readonly QueryWord[], identifiers: readonly string[], base: number, addCandidate: (d: number) => void): void {
     // Tool names are matched only on keys of two or more words ("create issue", "get_weather"): a single
     // word naming a tool ("search") is too common to trust. Server names may be a single word ("github").
     const multi = new Set<string>(identifiers);
@@ -523,25 +525,29 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
         multi.add(key);
       }
     }
-    const keys = [...multi, ...single];
-    const boostedDocs = new Set<number>();
-    const boostedServers = new Set<number>();
-    for (const key of keys) {
-      const docs = t.nameBonus > 0 && multi.has(key) ? nameKeys.get(key) : undefined;
+    const boosted = new Set<number>();
+    const boost = (d: number, amount: number): void => {
+      addCandidate(d);
+      acc[d] = (acc[d] as number) + amount;
+    };
+    for (const key of multi) {
+      const docs = t.nameBonus > 0 ? nameKeys.get(key) : undefined;
       if (docs) {
         for (const d of docs) {
-          if (boostedDocs.has(d)) continue;
-          boostedDocs.add(d);
+          if (boosted.has(d)) continue;
+          boosted.add(d);
           boost(d, t.nameBonus * base);
         }
       }
-      const sid = t.serverBonus > 0 ? serverKeys.get(key) : undefined;
-      if (sid !== undefined && !boostedServers.has(sid)) {
-        boostedServers.add(sid);
-        for (const d of serverDocs[sid] as number[]) boost(d, t.serverBonus * base);
-      }
     }
-    return nt;
+    if (t.serverBonus <= 0) return;
+    const boostedServers = new Set<number>();
+    for (const key of [...multi, ...single]) {
+      const sid = serverKeys.get(key);
+      if (sid === undefined || boostedServers.has(sid)) continue;
+      boostedServers.add(sid);
+      for (const d of serverDocs[sid] as number[]) boost(d, t.serverBonus * base);
+    }
   }
 
   return {
@@ -564,23 +570,17 @@ function normaliseLimit(limit: number | undefined, n: number): number {
   return Math.min(Math.floor(limit), n);
 }
 
-/** Top `k` docs with a positive score, best first; ties go to the earlier catalog entry. */
-function topK(scores: Float64Array, docs: Int32Array, count: number, k: number): [number, number][] {
+/** Top `k` of `docs` with a positive score, best first; ties go to the earlier catalog entry. */
+function topK(scores: Float64Array, docs: readonly number[], k: number): [number, number][] {
   const better = (d1: number, s1: number, d2: number, s2: number): boolean => s1 > s2 || (s1 === s2 && d1 < d2);
+  const top: [number, number][] = [];
   if (k > 64) {
     // Large limits: a plain sort beats insertion.
-    const all: [number, number][] = [];
-    for (let i = 0; i < count; i++) {
-      const d = docs[i] as number;
-      const s = scores[d] as number;
-      if (s > 0) all.push([d, s]);
-    }
-    all.sort((a, b) => (better(a[0], a[1], b[0], b[1]) ? -1 : 1));
-    return all.slice(0, k);
+    for (const d of docs) if ((scores[d] as number) > 0) top.push([d, scores[d] as number]);
+    top.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    return top.length > k ? top.slice(0, k) : top;
   }
-  const top: [number, number][] = [];
-  for (let i = 0; i < count; i++) {
-    const d = docs[i] as number;
+  for (const d of docs) {
     const s = scores[d] as number;
     if (!(s > 0)) continue;
     if (top.length === k) {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createActiveSet } from '../active-set/active-set.js';
 import { staticCatalog } from '../catalog.js';
 import type { CatalogTool } from '../catalog.js';
-import { closeAll, connect, fixture } from '../mcp/test-helpers.js';
+import { closeAll, connect, fixture } from '../__fixtures__/mcp-helpers.js';
 import { createToolSearchConfig, parseSlashRegex } from './tool-search-config.js';
 import type { ToolSearchResult } from './tool-search-config.js';
 

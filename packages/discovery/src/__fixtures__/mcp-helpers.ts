@@ -1,22 +1,25 @@
 // Shared by the MCP integration tests (not exported from the package).
 import { fileURLToPath } from 'node:url';
-import { parseMcpConfig } from './config.js';
-import { connectMcpServers } from './mcp-manager.js';
-import type { ConnectMcpServersOptions, McpManager } from './mcp-manager.js';
-import type { McpServerEvent } from './mcp-connection.js';
+import { parseMcpConfig } from '../mcp/config.js';
+import { connectMcpServers } from '../mcp/mcp-manager.js';
+import type { ConnectMcpServersOptions, McpManager } from '../mcp/mcp-manager.js';
+import type { McpServerEvent } from '../mcp/mcp-connection.js';
 
-export const TEST_SERVER = fileURLToPath(new URL('../__fixtures__/test-server.mjs', import.meta.url));
-export const HTTP_SERVER_MODULE = new URL('../__fixtures__/http-server.mjs', import.meta.url).href;
+export const TEST_SERVER = fileURLToPath(new URL('./test-server.mjs', import.meta.url));
+export const HTTP_SERVER_MODULE = new URL('./http-server.mjs', import.meta.url).href;
 
 /** A stdio server entry running the fixture with these flags. */
 export function fixture(...flags: string[]): Record<string, unknown> {
   return { command: process.execPath, args: [TEST_SERVER, ...flags] };
 }
 
-/** Fast timing for tests. */
+/**
+ * Fast timing for tests. Start-up and call timeouts stay generous: the machine may be loaded, and
+ * the tests that are about timeouts set their own.
+ */
 export const FAST: ConnectMcpServersOptions = {
-  startupTimeoutMs: 10_000,
-  callTimeoutMs: 10_000,
+  startupTimeoutMs: 30_000,
+  callTimeoutMs: 30_000,
   shutdownGraceMs: 200,
   reconnect: { initialDelayMs: 50, maxDelayMs: 400, maxAttempts: 6 },
 };

@@ -1,0 +1,91 @@
+import { describe, expect, it, afterAll, beforeAll } from 'vitest';
+import { assertConsistent, resolveToolSet, TOOL_CONFIG_METAS, TOOL_NAME_MAP } from '@aibuddy/registry';
+import { createFilesystemToolConfig, filesystemToolConfig } from './filesystem-config.js';
+import { compactFilesystemResult } from './compact.js';
+import { calls, createWorkspace, runSteps } from './__fixtures__/harness.js';
+import type { Workspace } from './__fixtures__/harness.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+let ws: Workspace;
+beforeAll(async () => {
+  ws = await createWorkspace();
+});
+afterAll(async () => {
+  await ws.dispose();
+});
+
+describe('the filesystem config', () => {
+  it('is excluded with the reason when the host has no sandbox', async () => {
+    const set = await resolveToolSet({ configs: [filesystemToolConfig] });
+    expect(set.tools).toEqual([]);
+    expect(set.instructions).toEqual([]);
+    expect(set.excluded).toEqual([{ key: 'filesystem', reason: 'no sandbox in this host' }]);
+  });
+
+  it('yields exactly its six tools, each mapped back to the group, and is consistent with the built-in metas', async () => {
+    const set = await resolveToolSet({ configs: [filesystemToolConfig], services: { sandbox: ws.sandbox } });
+    expect(set.tools.map((t) => t.definition.name)).toEqual(['ls', 'read_file', 'write_file', 'edit_file', 'glob', 'grep']);
+    expect(set.tools.every((t) => t.configKey === 'filesystem' && TOOL_NAME_MAP[t.definition.name as keyof typeof TOOL_NAME_MAP] === 'filesystem')).toBe(true);
+    // Every tool shares the group's client projection and compaction policy.
+    expect(new Set(set.tools.map((t) => t.definition.toClient)).size).toBe(1);
+    expect(new Set(set.tools.map((t) => t.definition.compact)).size).toBe(1);
+    const filesystemMeta = { filesystem: TOOL_CONFIG_METAS.filesystem };
+    const nameMap = Object.fromEntries(Object.entries(TOOL_NAME_MAP).filter(([, key]) => key === 'filesystem'));
+    expect(() => assertConsistent({ configs: [filesystemToolConfig], metas: filesystemMeta, nameMap })).not.toThrow();
+  });
+
+  it('tells the model the limits and to verify after writing', async () => {
+    const set = await resolveToolSet({ configs: [createFilesystemToolConfig({ limits: { readLines: 300 } })], services: { sandbox: ws.sandbox } });
+    const text = set.instructions[0]?.text ?? '';
+    expect(text).toContain('at most 300 lines / 40000 characters per call');
+    expect(text).toMatch(/verify behaviour \(run the tests or the build\)/);
+    expect(text).toMatch(/read it again/);
+  });
+
+  it('sends the client a one-line summary with the raw result', async () => {
+    await writeFile(join(ws.root, 'client.txt'), 'one\ntwo\n');
+    const run = await runSteps(filesystemToolConfig, ws.sandbox, calls(['r', 'read_file', { path: 'client.txt' }]));
+    const event = run.events.find((e) => e.type === 'tool-result');
+    expect(event).toMatchObject({
+      client: { tool: 'read_file', summary: 'client.txt — lines 1-2 of 2 (8 B)', output: { content: 'one\ntwo', totalLines: 2 } },
+    });
+  });
+});
+
+describe('the group compaction policy', () => {
+  const args = (toolName: string, modelText: string, targetTokens: number) => ({
+    toolName,
+    toolCallId: 'x',
+    input: {},
+    output: {},
+    modelText,
+    tokens: Math.ceil(modelText.length / 4),
+    targetTokens,
+    signal: new AbortController().signal,
+  });
+
+  it('keeps small results', () => {
+    expect(compactFilesystemResult(args('read_file', 'short', 100))).toEqual({ strategy: 'keep' });
+  });
+
+  it('trims a long read to head and tail lines and says how to read the omitted lines again', () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `${String(i + 1).padStart(6)}\tconst value${i} = ${i};`);
+    const text = ['big.ts — lines 1-2000 of 2000 (60 KB)', ...lines].join('\n');
+    const decision = compactFilesystemResult(args('read_file', text, 500));
+    expect(decision.strategy).toBe('trim');
+    const trimmed = decision.strategy === 'trim' ? String(decision.modelOutput) : '';
+    expect(trimmed.length).toBeLessThanOrEqual(500 * 4);
+    expect(trimmed.startsWith('big.ts — lines 1-2000 of 2000')).toBe(true);
+    expect(trimmed).toContain('\t const value1999 = 1999;'.trim());
+    const note = /\[compacted: (\d+) lines of this read_file result omitted here \(file lines from (\d+) on\); call read_file with offset=(\d+) to see them again\.\]/.exec(trimmed);
+    expect(note).not.toBeNull();
+    const keptLines = trimmed.split('\n').length - 1;
+    expect(Number(note![1]) + keptLines).toBe(2001);
+    expect(note![2]).toBe(note![3]);
+  });
+
+  it('keeps write results (they are small and exact)', () => {
+    expect(compactFilesystemResult(args('write_file', 'x'.repeat(10_000), 10))).toEqual({ strategy: 'keep' });
+  });
+});
