@@ -113,7 +113,7 @@ function scaleCorpus(sets) {
   const catalog = [];
   const queries = [];
   for (const { name: set, catalog: c, queries: qs } of sets) {
-    const rename = (n) => `${set}__${n}`.slice(0, 64);
+    const rename = (n) => `${set}__${n}`;
     for (const tool of c) catalog.push({ ...tool, name: rename(tool.name), server: `${set}/${tool.server}` });
     for (const q of qs) queries.push({ ...q, gold: q.gold.map(rename), gold_any: q.gold_any?.map((a) => a.map(rename)) });
   }
@@ -121,7 +121,7 @@ function scaleCorpus(sets) {
   for (let i = 0; catalog.length < SCALE_TOOLS; i++) {
     const tool = catalog[i % real];
     const copy = Math.floor(i / real) + 1;
-    catalog.push({ ...tool, name: `r${copy}_${tool.name}`.slice(0, 64), server: `${tool.server}-replica${copy}` });
+    catalog.push({ ...tool, name: `r${copy}_${tool.name}`, server: `${tool.server}-replica${copy}` });
   }
   return { catalog: catalog.slice(0, SCALE_TOOLS), queries };
 }

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
 import { createCompactor, rebuildContext, toolResultsConfig } from '@aibuddy/compactor';
+import type { CompactionEvent as CompactorCompactionEvent } from '@aibuddy/compactor';
 import { createDeferredTools } from '@aibuddy/defer';
 import type { DeferPath } from '@aibuddy/defer';
 import {
@@ -101,6 +102,19 @@ export interface ComposedAgent {
   close(): Promise<void>;
 }
 
+function compactionEvent(event: CompactorCompactionEvent): AgentEvent {
+  return {
+    type: 'compaction',
+    toolCallId: event.toolCallId,
+    toolName: event.toolName,
+    strategy: event.strategy,
+    originalTokens: event.originalTokens,
+    compactedTokens: event.compactedTokens,
+    ...(event.pointer ? { pointer: event.pointer } : {}),
+    model: event.model,
+  };
+}
+
 /** What the tool groups of one run are built from. */
 export interface BuiltInConfigInputs {
   /** Where `tool_search` finds deferred tools. */
@@ -196,20 +210,15 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       nameMap: { ...TOOL_NAME_MAP, ...(mcp?.nameMap() ?? {}) },
     });
 
+    // Compaction events of results whose tool-result is still being written go out right after
+    // it (see the tool-result handling below); the others (found by a context rebuild) at once.
+    const compactionFollowsResult = new Set<string>();
     const compactor = createCompactor({
       dataDir,
       ...(options.signal ? { signal: options.signal } : {}),
-      onCompaction: (event) =>
-        emit({
-          type: 'compaction',
-          toolCallId: event.toolCallId,
-          toolName: event.toolName,
-          strategy: event.strategy,
-          originalTokens: event.originalTokens,
-          compactedTokens: event.compactedTokens,
-          ...(event.pointer ? { pointer: event.pointer.path } : {}),
-          model: event.model,
-        }),
+      onCompaction: (event) => {
+        if (!compactionFollowsResult.has(event.toolCallId)) emit(compactionEvent(event));
+      },
       onWarning: (error) => warn(`[projection] compaction: ${error.message}`),
     });
     closers.push(() => compactor.close());
@@ -240,7 +249,28 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     const tools = createAiTools(resolved, {
       services,
       taskId: options.taskId,
-      onEvent: (event: RuntimeEvent) => emit(event),
+      onEvent: (event: RuntimeEvent) => {
+        if (event.type !== 'tool-result' || event.error) {
+          emit(event);
+          return;
+        }
+        // The runtime reports a result as soon as it exists; when the compactor replaces its view,
+        // the model is sent the compacted form. The event log promises the view the model is sent,
+        // so the event waits for the compaction outcome (milliseconds, only for large results).
+        // (The runtime starts its hooks right after this event, so the job is asked for one tick later.)
+        compactionFollowsResult.add(event.toolCallId);
+        void Promise.resolve()
+          .then(() => compactor.outcomeOf(options.taskId, event.toolCallId))
+          .then(
+          (outcome) => {
+            if (outcome?.kind === 'compacted') {
+              emit({ ...event, model: outcome.model });
+              emit(compactionEvent({ type: 'compaction', ...outcome }));
+            } else emit(event);
+          },
+          () => emit(event),
+        );
+      },
       hooks: compactor.hooks,
       confirmation: gate,
       ...(options.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),

@@ -51,7 +51,7 @@ export function demoScript(): ReplayScript {
       },
       {
         text: 'The middle of the output was cut. Recovering lines from the middle of the full result.',
-        toolCalls: [{ id: 'demo-view', toolName: 'view_tool_call', input: { toolCallId: 'demo-run', offset: 290, limit: 20 } }],
+        toolCalls: [{ id: 'demo-view', toolName: 'view_tool_call', input: { toolCallId: 'demo-run', offset: 20000, limit: 1200 } }],
       },
       {
         text: 'Next: the weather. No weather tool is loaded, so I search the deferred tools.',

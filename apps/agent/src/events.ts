@@ -1,5 +1,6 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { ModelOutput } from '@aibuddy/registry';
 import type { RuntimeEvent } from '@aibuddy/runtime';
 import type { LanguageModelV3Prompt } from './model-types.js';
 
@@ -19,6 +20,8 @@ export interface CompactionEvent {
   type: 'compaction';
   /** The call whose result was compacted. */
   toolCallId: string;
+  /** The tool that produced it. */
+  toolName?: string;
   /** `trim`, `summary` or `drop`. */
   strategy: string;
   /** Tokens of the model view before. */
@@ -27,6 +30,8 @@ export interface CompactionEvent {
   compactedTokens: number;
   /** Where the raw result was persisted (absent for `drop`). */
   pointer?: string;
+  /** Exactly what later model steps are sent for this result. */
+  model?: ModelOutput;
 }
 
 /** The run started (host event, for logs). */

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { RegistryConsistencyError } from '@aibuddy/registry';
+import { RegistryConsistencyError, ToolError } from '@aibuddy/registry';
 import { parseCommandLine, USAGE } from './args.js';
 import type { CompositionArgs, ParsedCommand } from './args.js';
 import type { ComposedAgent, ToolsReport } from './compose.js';
@@ -228,7 +228,8 @@ export async function main(argv: readonly string[], io: CliIO = { stdout: proces
       io.stderr.write(`aibuddy: ${error.message}\nRun "aibuddy --help" for the options.\n`);
       return EXIT_CODES.usage;
     }
-    if (AgentStartupError.isInstance(error) || RegistryConsistencyError.isInstance(error)) {
+    if (AgentStartupError.isInstance(error) || RegistryConsistencyError.isInstance(error) || ToolError.isInstance(error)) {
+      // Stage-attributed start-up failures (an invalid MCP config, a registry mismatch): the message names the fix.
       io.stderr.write(`aibuddy: ${error.message}\n`);
       return EXIT_CODES.failed;
     }

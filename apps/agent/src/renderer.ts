@@ -16,6 +16,11 @@ export interface RendererOptions {
   color?: boolean;
   /** A "still running" line is printed every this many ms for long calls (default 10 s; 0 turns it off). */
   elapsedEveryMs?: number;
+  /**
+   * Lines of live output shown per call (default 20); later lines are counted and summarised, so a
+   * command that prints megabytes does not flood the terminal. The event log keeps every chunk.
+   */
+  liveOutputLines?: number;
 }
 
 /** Shows a run in the terminal as it happens. */
@@ -62,7 +67,8 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
   const green = paint('32');
   const yellow = paint('33');
   const elapsedEvery = options.elapsedEveryMs ?? 10_000;
-  const running = new Map<string, { toolName: string; started: number; lastNotice: number }>();
+  const liveLimit = options.liveOutputLines ?? 20;
+  const running = new Map<string, { toolName: string; started: number; lastNotice: number; lines: number; hidden: number }>();
   let atLineStart = true;
   let outputOpen: string | undefined;
 
@@ -102,21 +108,42 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     event(event) {
       switch (event.type) {
         case 'tool-call':
-          running.set(event.toolCallId, { toolName: event.toolName, started: Date.now(), lastNotice: Date.now() });
+          running.set(event.toolCallId, { toolName: event.toolName, started: Date.now(), lastNotice: Date.now(), lines: 0, hidden: 0 });
           line(`${cyan('→')} ${event.toolName} ${dim(preview(event.input))} ${dim(`[${event.toolCallId}]`)}`);
           break;
         case 'tool-output': {
+          const call = running.get(event.toolCallId);
+          let text = event.chunk;
+          if (call) {
+            // Show whole lines up to the limit; count the rest.
+            const room = Math.max(0, liveLimit - call.lines);
+            const parts = text.split('\n');
+            const complete = parts.length - 1;
+            if (complete > room) {
+              text = parts.slice(0, room).join('\n') + (room > 0 ? '\n' : '');
+              call.hidden += complete - room + (parts.at(-1) ? 1 : 0);
+              call.lines = liveLimit;
+            } else if (room === 0) {
+              call.hidden += complete;
+              text = '';
+            } else {
+              call.lines += complete;
+            }
+          }
+          if (text === '') break;
           if (outputOpen !== event.toolCallId) {
             if (!atLineStart) write('\n');
             outputOpen = event.toolCallId;
           }
-          const chunk = event.stream === 'stderr' ? yellow(event.chunk) : event.chunk;
+          const chunk = event.stream === 'stderr' ? yellow(text) : text;
           write(chunk.replace(/(^|\n)(?=.)/g, `$1${dim('│ ')}`));
           break;
         }
         case 'heartbeat':
           break;
         case 'tool-result': {
+          const call = running.get(event.toolCallId);
+          if (call && call.hidden > 0) line(dim(`│ … ${call.hidden} more lines not shown here (--events keeps every chunk)`));
           running.delete(event.toolCallId);
           if (event.error) {
             line(`${red('✗')} ${event.toolName} ${red(event.error.message)} ${dim(`(${seconds(event.durationMs)})`)}`);

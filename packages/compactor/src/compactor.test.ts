@@ -105,6 +105,23 @@ describe('threshold', () => {
     expect(await filesUnder(join(dataDir, 'compacted_outputs'))).toEqual(['call_1.json']);
   });
 
+  it('never compacts media content (images would be corrupted)', async () => {
+    const { compactor } = setup();
+    const info = endInfo('');
+    const image = { type: 'image-data', data: 'A'.repeat(40_000), mediaType: 'image/png' };
+    const view = await throughHooks(compactor.hooks, { ...info, modelOutput: { type: 'content', value: [{ type: 'text', text: 'chart' }, image] } });
+    expect(view).toBeUndefined();
+    expect(await compactor.outcomeOf('task-1', 'call_1')).toMatchObject({ kind: 'untouched', reason: 'media content is not compacted' });
+  });
+
+  it('forgets the oldest settled outcomes beyond maxTrackedCalls', async () => {
+    const { compactor } = setup({ maxTrackedCalls: 2 });
+    for (const id of ['a', 'b', 'c']) await compactor.compact(endInfo('small', tool(), id));
+    await new Promise((r) => setImmediate(r));
+    expect(await compactor.outcomeOf('task-1', 'a')).toBeUndefined();
+    expect(await compactor.outcomeOf('task-1', 'c')).toMatchObject({ kind: 'untouched' });
+  });
+
   it('never compacts failed calls, exempt tools or view_tool_call reads', async () => {
     const { compactor, events } = setup();
     const big = textWithTokens(3_000);
@@ -137,10 +154,14 @@ describe('strategies', () => {
     expect(events).toEqual([]);
   });
 
-  it('drops a disposable tool\'s result without a pointer or a file', async () => {
+  it('drops a disposable tool\'s result after use, without a pointer or a file', async () => {
     const { compactor, events } = setup();
     const disposable = tool({ compact: () => ({ strategy: 'drop' }), disposable: true });
-    const view = await throughHooks(compactor.hooks, endInfo(textWithTokens(3_000), disposable, 'call_drop'));
+    // The step right after the call still sees the full result: that is its use.
+    expect(await throughHooks(compactor.hooks, endInfo(textWithTokens(3_000), disposable, 'call_drop'))).toBeUndefined();
+    const outcome = await compactor.outcomeOf('task-1', 'call_drop');
+    expect(outcome).toMatchObject({ kind: 'compacted', strategy: 'drop' });
+    const view = outcome?.kind === 'compacted' ? outcome.model : undefined;
     expect((view as { value: string }).value).toContain('dropped');
     expect((view as { value: string }).value).not.toContain('view_tool_call with');
     expect(events).toHaveLength(1);

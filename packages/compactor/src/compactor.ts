@@ -66,7 +66,10 @@ export interface CompactionEvent {
   toolCallId: string;
   /** The tool. */
   toolName: string;
-  /** How it was compacted. */
+  /**
+   * How it was compacted. `trim` and `summary` apply from the next model step on; `drop` lets
+   * the next step see the full result (its use) and `rebuildContext` leaves it out afterwards.
+   */
   strategy: CompactionStrategy;
   /** Whether the tool's own hook chose it (`hook`) or the default policy did (`default`). */
   source: 'hook' | 'default';
@@ -124,6 +127,11 @@ export interface CompactorOptions {
   onCompaction?: (event: CompactionEvent) => void;
   /** Receives problems that did not stop the run (a refused `drop`, a failing hook or summary). */
   onWarning?: (error: CompactorError) => void;
+  /**
+   * How many calls' outcomes are kept in memory (default 2,000; the oldest settled ones go first).
+   * A forgotten trimmed or summarised result is still found on disk by `rebuildContext`.
+   */
+  maxTrackedCalls?: number;
 }
 
 /** The runtime hooks of a compactor (structurally the runtime's `RuntimeHooks`). */
@@ -160,6 +168,9 @@ export interface Compactor {
 
 const key = (taskId: string | undefined, toolCallId: string) => `${taskId ?? ''}\u0000${toolCallId}`;
 
+/** How many calls' outcomes a compactor keeps in memory by default (older ones are read from disk). */
+export const DEFAULT_MAX_TRACKED_CALLS = 2_000;
+
 /** Creates a {@link Compactor}. */
 export function createCompactor(options: CompactorOptions): Compactor {
   const threshold = options.threshold ?? COMPACTION_THRESHOLD_TOKENS;
@@ -172,6 +183,24 @@ export function createCompactor(options: CompactorOptions): Compactor {
   const store = options.store ?? createResultStore({ dataDir: options.dataDir, ...(options.retention ? { retention: options.retention } : {}) });
   let stop = new AbortController();
   const jobs = new Map<string, Promise<CompactionOutcome>>();
+  const maxTracked = options.maxTrackedCalls ?? DEFAULT_MAX_TRACKED_CALLS;
+  const settled = new Set<string>();
+  const track = (id: string, job: Promise<CompactionOutcome>) => {
+    jobs.delete(id);
+    settled.delete(id);
+    jobs.set(id, job);
+    void job.then(() => {
+      if (jobs.get(id) !== job) return;
+      settled.add(id);
+      // Forget the oldest settled outcomes beyond the cap; running jobs are never forgotten.
+      for (const old of settled) {
+        if (jobs.size <= maxTracked) break;
+        settled.delete(old);
+        jobs.delete(old);
+      }
+    });
+    return job;
+  };
   let closed = false;
 
   const warn = (error: CompactorError) => {
@@ -224,6 +253,10 @@ export function createCompactor(options: CompactorOptions): Compactor {
     if (!input.modelOutput) return { kind: 'untouched', reason: 'no model view' };
     if (input.toolName === VIEW_TOOL_CALL || input.definition?.exemptFromCompaction) {
       return { kind: 'untouched', reason: 'exempt from compaction' };
+    }
+    if (input.modelOutput.type === 'content' && input.modelOutput.value.some((part) => part.type !== 'text')) {
+      // Images and files are not text: trimming their base64 would only corrupt them.
+      return { kind: 'untouched', reason: 'media content is not compacted' };
     }
     const text = modelOutputText(input.modelOutput);
     if (counter.isCertainlyBelow(text, threshold)) return { kind: 'untouched', reason: 'below the threshold' };
@@ -347,14 +380,15 @@ export function createCompactor(options: CompactorOptions): Compactor {
       // JSON view into text could cost milliseconds for a large result, so that waits for the job.
       const view = info.modelOutput;
       if ((view.type === 'text' || view.type === 'error-text') && counter.isCertainlyBelow(view.value, threshold)) return;
-      const job = new Promise<void>((resolve) => setImmediate(resolve)).then(() => run(info));
-      jobs.set(key(info.taskId, info.toolCallId), job);
+      track(key(info.taskId, info.toolCallId), new Promise<void>((resolve) => setImmediate(resolve)).then(() => run(info)));
     },
     async resolveModelOutput(info) {
       const job = jobs.get(key(info.taskId, info.toolCallId));
       if (!job) return undefined;
       const outcome = await job;
-      return outcome.kind === 'compacted' ? outcome.model : undefined;
+      // A dropped result is still sent to the step right after the call (that is its use);
+      // `rebuildContext` leaves it out of later steps.
+      return outcome.kind === 'compacted' && outcome.strategy !== 'drop' ? outcome.model : undefined;
     },
   };
 
@@ -363,11 +397,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
     store,
     tokenCounter: counter,
     threshold,
-    compact: (input) => {
-      const job = run(input);
-      jobs.set(key(input.taskId, input.toolCallId), job);
-      return job;
-    },
+    compact: (input) => track(key(input.taskId, input.toolCallId), run(input)),
     async outcomeOf(taskId, toolCallId) {
       return jobs.get(key(taskId, toolCallId));
     },

@@ -2,6 +2,7 @@ export {
   COMPACTION_THRESHOLD_TOKENS,
   createCompactor,
   DEFAULT_MAX_SUMMARY_INPUT_TOKENS,
+  DEFAULT_MAX_TRACKED_CALLS,
   DEFAULT_TARGET_TOKENS,
 } from './compactor.js';
 export type {

@@ -3,9 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
-import { APICallError, generateText, jsonSchema, tool } from 'ai';
+import { APICallError, generateText, jsonSchema, stepCountIs, tool } from 'ai';
 import type { ModelMessage } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defineTool, resolveToolSet } from '@aibuddy/registry';
+import { createAiTools } from '@aibuddy/runtime';
+import { lastToolResult, scriptedModel } from '@aibuddy/test-utils';
 import { createCompactor } from './compactor.js';
 import { INTERRUPTED_RESULT_TEXT, rebuildContext } from './rebuild-context.js';
 import { createTokenCounter } from './token-counter.js';
@@ -149,6 +152,44 @@ describe('rebuildContext', () => {
       { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'q', toolName: 'ask_user_question', output: { type: 'error-text', value: 'stopped' } }] },
     ]);
     expect(rebuilt.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
+  });
+});
+
+describe('rebuildContext per step (prepareStep) through generateText', () => {
+  it('a disposable result is seen in full by the next step, then dropped without a pointer', async () => {
+    const scanText = textWithTokens(3_000);
+    const scan = defineTool({
+      name: 'scan',
+      description: 'Scans the workspace; the result is only needed once.',
+      inputSchema: { type: 'object', properties: {} },
+      disposable: true,
+      compact: () => ({ strategy: 'drop' }),
+      execute: () => scanText,
+    });
+    const ls = defineTool({ name: 'ls', description: 'Lists.', inputSchema: { type: 'object', properties: {} }, execute: () => 'a.txt' });
+    const compactor = createCompactor({ dataDir, tokenCounter: counter });
+    const set = await resolveToolSet({ configs: [{ key: 'ws', toolNames: ['scan', 'ls'], create: () => [scan, ls] }] });
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: 'scan', input: {}, id: 's1' }] },
+      { toolCalls: [{ toolName: 'ls', input: {}, id: 'l1' }] },
+      { text: 'done' },
+    ]);
+    await generateText({
+      model,
+      tools: createAiTools(set, { taskId: 'task-drop', hooks: compactor.hooks }),
+      prompt: 'scan',
+      stopWhen: stepCountIs(5),
+      prepareStep: async ({ messages }) => ({ messages: await rebuildContext(messages, { compactor, taskId: 'task-drop' }) }),
+    });
+    const resultIn = (call: number) =>
+      model.calls[call]!.prompt.flatMap((m) => (m.role === 'tool' ? m.content : [])).find((p) => p.type === 'tool-result' && p.toolCallId === 's1');
+    expect(resultIn(1)).toMatchObject({ output: { type: 'text', value: scanText } }); // used in full
+    const later = JSON.stringify(resultIn(2));
+    expect(later).toContain('dropped from context');
+    expect(later).not.toContain('view_tool_call with');
+    expect(later.length).toBeLessThan(600);
+    expect(lastToolResult(model, 'l1')?.output).toEqual({ type: 'text', value: 'a.txt' });
+    await compactor.close();
   });
 });
 

@@ -1,6 +1,6 @@
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
 import type { ModelOutput } from '@aibuddy/registry';
-import type { CompactableTool, Compactor } from './compactor.js';
+import type { CompactableTool, CompactionOutcome, Compactor } from './compactor.js';
 import { DEFAULT_INTERACTION_NORMALIZERS } from './interactions.js';
 import type { InteractionNormalizer, MessageToolOutput } from './interactions.js';
 import { VIEW_TOOL_CALL } from './model-view.js';
@@ -42,7 +42,12 @@ const isLocalCall = (part: AssistantPart): part is ToolCallPart => part.type ===
  *    right after their assistant message; results that drifted away from their call are moved
  *    back next to it; results without a call are removed — so providers accept the history;
  * 3. with a compactor, results are replaced by their compact form with the `view_tool_call`
- *    pointer (results the compactor has not seen yet are compacted now, by the same rules).
+ *    pointer (results the compactor has not seen yet are compacted now, by the same rules);
+ *    results of disposable tools whose hook chose `drop` are left out once an assistant message
+ *    follows them (they have been used).
+ *
+ * Use it for a resumed run, and per step with `prepareStep: async ({ messages }) =>
+ * ({ messages: await rebuildContext(messages, { compactor, taskId }) })`.
  */
 export async function rebuildContext(messages: readonly ModelMessage[], options: RebuildContextOptions = {}): Promise<ModelMessage[]> {
   const interactions = options.interactions ?? DEFAULT_INTERACTION_NORMALIZERS;
@@ -59,6 +64,10 @@ export async function rebuildContext(messages: readonly ModelMessage[], options:
     }
   }
   const placed = new Set<string>();
+  let lastAssistant = -1;
+  messages.forEach((m, index) => {
+    if (m.role === 'assistant') lastAssistant = index;
+  });
 
   const out: ModelMessage[] = [];
   for (let i = 0; i < messages.length; i++) {
@@ -130,7 +139,8 @@ export async function rebuildContext(messages: readonly ModelMessage[], options:
       if (normalised.has(call.toolCallId)) continue;
       const result = results.get(call.toolCallId);
       if (result) {
-        toolContent.push(await compactedPart(result, call, options, lookup));
+        // A result counts as used once an assistant message follows it: only then may `drop` apply.
+        toolContent.push(await compactedPart(result, call, options, lookup, lastAssistant > i));
       } else if (!awaitingExecution.has(call.toolCallId)) {
         toolContent.push({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'error-text', value: interruptedText } });
       }
@@ -152,6 +162,7 @@ async function compactedPart(
   call: ToolCallPart,
   options: RebuildContextOptions,
   lookup: (toolName: string) => CompactableTool | undefined,
+  used: boolean,
 ): Promise<ToolResultPart> {
   const compactor = options.compactor;
   if (!compactor || result.toolName === VIEW_TOOL_CALL) return result;
@@ -159,7 +170,9 @@ async function compactedPart(
   if (output.type !== 'text' && output.type !== 'json' && output.type !== 'content') return result;
   const taskId = options.taskId;
   const seen = await compactor.outcomeOf(taskId, result.toolCallId);
-  if (seen) return seen.kind === 'compacted' ? { ...result, output: seen.model as MessageToolOutput } : result;
+  const apply = (outcome: CompactionOutcome): ToolResultPart =>
+    outcome.kind === 'compacted' && (outcome.strategy !== 'drop' || used) ? { ...result, output: outcome.model as MessageToolOutput } : result;
+  if (seen) return apply(seen);
   const stored = await compactor.store.read(taskId, result.toolCallId).catch(() => undefined);
   if (stored) return { ...result, output: stored.compacted as MessageToolOutput };
   const outcome = await compactor.compact({
@@ -172,5 +185,5 @@ async function compactedPart(
     taskId,
     signal: options.signal,
   });
-  return outcome.kind === 'compacted' ? { ...result, output: outcome.model as MessageToolOutput } : result;
+  return apply(outcome);
 }

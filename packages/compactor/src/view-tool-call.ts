@@ -35,7 +35,16 @@ const viewInput = z.object({
 });
 
 /** The input of `view_tool_call`. */
-export type ViewToolCallInput = z.output<typeof viewInput>;
+export interface ViewToolCallInput {
+  /** The id given in the compacted result's note. */
+  toolCallId: string;
+  /** Where to start, in characters (default 0). */
+  offset?: number | undefined;
+  /** How many characters to read (default 10,000, at most 50,000). */
+  limit?: number | undefined;
+  /** Which part to read (default `output`). */
+  part?: 'output' | 'input' | 'model' | undefined;
+}
 
 /**
  * Creates the `view_tool_call` tool over a compactor. The task id comes from the run's execution

@@ -48,7 +48,10 @@ describe('createDeferredTools — activeTools path', () => {
     await generateText({ model, prompt: 'close it', stopWhen: stepCountIs(3), ...deferred.callSettings });
     const result = lastToolResult(model, 'bad');
     expect(result?.output.type).toBe('error-text');
-    expect(String(result?.output.value)).toMatch(/\[discovery\] github__merge_issue: .*not loaded yet.*Call tool_search first/);
+    expect(String(result?.output.value)).toBe(
+      'Error repairing tool call: [discovery] github__merge_issue: this tool exists (server "github") but is not loaded yet. ' +
+        'Call tool_search first (for example with its name as the query); it can be called from the step after.',
+    );
   });
 
   it('a found tool called in the same step as its search is told to call again now', async () => {
@@ -135,6 +138,12 @@ describe('createDeferredTools — activeTools path', () => {
     const decision = { ...catalog.decision, deferred: [...catalog.decision.deferred, { name: 'ghost__x', server: 'ghost', reason: 'r' }] };
     const deferred = createDeferredTools({ tools: catalog.tools, decision, model: haiku });
     expect(deferred.warnings).toEqual(['deferred tool "ghost__x" (server "ghost") is not in the tool set; ignored']);
+  });
+
+  it('warns when the host active set does not know the deferred tools', () => {
+    const catalog = buildCatalog({ servers: { github: 12 } });
+    const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku, activeSet: createActiveSet({ core: catalog.core }) });
+    expect(deferred.warnings[0]).toMatch(/^the active set does not list 12 deferred tool\(s\) \(github__create_issue, github__list_issue, github__get_issue, \.\.\.\)/);
   });
 });
 

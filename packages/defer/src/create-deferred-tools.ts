@@ -175,6 +175,13 @@ export function createDeferredTools(options: CreateDeferredToolsOptions): Deferr
   const core = loadedNames.filter((n) => !directSet.has(n));
   const hasDeferred = deferredNames.length > 0;
   const activeSet = options.activeSet ?? createActiveSet({ core: [...core, toolSearchName], direct, deferred: deferredNames });
+  if (options.activeSet) {
+    const known = new Set(options.activeSet.deferred());
+    const unknown = deferredNames.filter((n) => !known.has(n));
+    if (unknown.length > 0) {
+      warnings.push(`the active set does not list ${unknown.length} deferred tool(s) (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', ...' : ''}): they can never become active; build it from the same decision`);
+    }
+  }
 
   const makeToolSearch = (presentation: 'schemas' | 'tool-reference'): Tool => {
     if (hostToolSearch) {

@@ -213,7 +213,8 @@ describe('ls escapes', () => {
 describe('glob escapes', () => {
   it('**/* never lists files behind symlinks', async () => {
     const result = (await expectNoLeak(() => sandbox.glob('**/*'))) as { files: string[] };
-    expect(result.files.some((f) => f.includes('secret') || f.includes('inner') || f.includes('evil'))).toBe(false);
+    // Only the regular files of the root: no symlink, FIFO or anything behind a link.
+    expect(result.files).toEqual(['hard-secret', 'ok.txt']);
   });
   it('**/secret.txt finds nothing outside', async () => {
     expect(((await sandbox.glob('**/secret.txt')) as { files: string[] }).files).toEqual([]);
@@ -236,10 +237,12 @@ describe('grep escapes', () => {
   for (const engine of ['ripgrep', 'javascript'] as const) {
     it(`${engine}: searching the root never follows symlinks out`, async () => {
       const sb = engine === 'ripgrep' ? sandbox : await createNodeSandbox({ type: 'node', root: ws, ripgrepPath: false, isolation: 'off' });
-      const result = (await expectNoLeak(() => sb.grep('SECRET'))) as { matches: { path: string }[]; engine: string };
+      // The host-made hard link is a regular file inside the root (its bytes are the workspace's
+      // own, and a command under isolation cannot make one); everything else must stay unseen.
+      const result = await sb.grep('SECRET');
       expect(result.engine).toBe(engine);
-      // The hard link is a regular file inside the root: its bytes are the workspace's own.
-      expect(result.matches.filter((m) => m.path !== 'hard-secret')).toEqual([]);
+      expect(JSON.stringify(result.matches.filter((m) => m.path !== 'hard-secret'))).not.toContain(SECRET);
+      expect(result.matches.map((m) => m.path)).toEqual(['hard-secret']);
     });
   }
   for (const path of ['link-secret', 'link-out', 'chain1', '..', `../outside`]) {
@@ -306,14 +309,15 @@ describe('exec escapes (bubblewrap)', () => {
     expect((await sandbox.grep('SECRET', { path: 'src' })).matches).toEqual([]);
   });
   it('.git/hooks and .git/config stay read-only inside', async () => {
-    const result = await sandbox.exec('echo evil > .git/hooks/pre-commit 2>&1; echo "[core] hooksPath=/tmp" >> .git/config 2>&1; echo done');
-    expect(result.stdout).toMatch(/Read-only file system/);
+    const result = await sandbox.exec('echo evil > .git/hooks/pre-commit; echo "[core] hooksPath=/tmp" >> .git/config; echo done');
+    expect(result.stderr.match(/Read-only file system/g)).toHaveLength(2);
     expect(readFileSync(join(ws, '.git', 'config'), 'utf8')).toBe('[core]\n');
     expect(readdirSync(join(ws, '.git', 'hooks'))).toEqual([]);
   });
   it('has no network, not even the host loopback', async () => {
-    const host = spawnSync('bash', ['-c', `exec 3<>/dev/tcp/127.0.0.1/${port}; head -1 <&3`], { encoding: 'utf8' });
-    expect(host.stdout).toBe('hello from the host\n'); // control: reachable from the host
+    const open = await createNodeSandbox({ type: 'node', root: ws, isolation: 'off' });
+    const host = await open.exec(`exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3`, { timeoutMs: 5000 });
+    expect(host.stdout).toBe('hello from the host\n'); // control: reachable without isolation
     const result = await sandbox.exec(`exec 3<>/dev/tcp/127.0.0.1/${port} && head -1 <&3`);
     expect(result.exitCode).not.toBe(0);
     expect(result.stdout).toBe('');

@@ -4,7 +4,8 @@ import type { ExecOptions, ExecResult, IsolationMode } from '@aibuddy/sandbox';
 import { SandboxArgumentError, SandboxUnavailableError } from '@aibuddy/sandbox';
 import { CappedOutput } from './capped-output.js';
 import { bubblewrapArgs, bubblewrapProblem } from './isolation.js';
-import { groupAlive, signalGroup } from './process-group.js';
+import { groupAlive, markedStrays, signalEach, signalGroup } from './process-group.js';
+import { randomBytes } from 'node:crypto';
 
 /** Settings of `exec`, from the adapter config. */
 export interface ExecSettings {
@@ -81,6 +82,11 @@ export function runCommand(
       ? [settings.bubblewrap, [...bubblewrapArgs(rootReal, cwdReal), '--', settings.shell, '-c', command]]
       : [settings.shell, ['-c', command]];
   if (isolation === 'bubblewrap') env.TMPDIR = '/tmp';
+  // Unconfined, a `setsid` daemon leaves the process group; this marker in its inherited
+  // environment still finds it. (Under bubblewrap the PID namespace ends such processes.)
+  const marker = `AIBUDDY_SANDBOX_RUN=${randomBytes(8).toString('hex')}`;
+  if (isolation === 'none') env.AIBUDDY_SANDBOX_RUN = marker.slice(marker.indexOf('=') + 1);
+  const strays = (pgid: number) => (isolation === 'none' ? markedStrays(marker, pgid) : []);
 
   const started = performance.now();
   return new Promise<ExecResult>((resolvePromise, reject) => {
@@ -127,14 +133,17 @@ export function runCommand(
       if (pgid === undefined) return Promise.resolve();
       termination ??= new Promise<void>((done) => {
         signalGroup(pgid, 'SIGTERM');
+        signalEach(strays(pgid), 'SIGTERM');
         const killAt = Date.now() + settings.killGraceMs;
         let killed = false;
         const tick = () => {
-          const alive = groupAlive(pgid) || !exited;
+          const left = strays(pgid);
+          const alive = groupAlive(pgid) || !exited || left.length > 0;
           if (!alive) return done();
           if (!killed && Date.now() >= killAt) {
             killed = true;
             signalGroup(pgid, 'SIGKILL');
+            signalEach(left, 'SIGKILL');
           }
           // After SIGKILL the kernel ends everything promptly; stop waiting after a bounded time.
           if (killed && Date.now() >= killAt + 2000) return done();
@@ -200,8 +209,9 @@ export function runCommand(
       // Let the pipes drain; if something in the group still holds them, end the group.
       const drainUntil = Date.now() + settings.drainMs;
       const wait = () => {
-        if (closed && (pgid === undefined || !groupAlive(pgid))) return finish();
-        if (Date.now() >= drainUntil) {
+        if (closed || Date.now() >= drainUntil) {
+          // Pipes drained (or held past the drain window): end whatever the command left behind.
+          if (pgid === undefined || (!groupAlive(pgid) && strays(pgid).length === 0)) return finish();
           void terminate().then(finish);
           return;
         }

@@ -1,6 +1,36 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
+ * Live processes, other than members of `pgid`, whose environment carries `marker`
+ * (`NAME=value`): what a command started with `setsid` or double-forking to leave its process
+ * group. Linux only; empty elsewhere.
+ */
+export function markedStrays(marker: string, pgid: number): number[] {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const needle = Buffer.from(`\0${marker}\0`);
+  const first = Buffer.from(`${marker}\0`);
+  const found: number[] = [];
+  for (const pid of pids) {
+    if (pid.charCodeAt(0) < 48 || pid.charCodeAt(0) > 57) continue;
+    try {
+      const env = readFileSync(`/proc/${pid}/environ`);
+      if (!(env.includes(needle) || env.subarray(0, first.length).equals(first))) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (fields[0] !== 'Z' && fields[0] !== 'X' && Number(fields[2]) !== pgid) found.push(Number(pid));
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return found;
+}
+
+/**
  * Whether a process group still has a live member. On Linux this reads /proc and ignores
  * zombies: a killed process reparented to a container init that reaps slowly still answers
  * `kill(-pgid, 0)`, yet it is dead. Elsewhere it falls back to `kill(-pgid, 0)`.
@@ -59,5 +89,16 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
     process.kill(-pgid, signal);
   } catch {
     // already gone
+  }
+}
+
+/** Sends a signal to single processes, ignoring "already gone". */
+export function signalEach(pids: readonly number[], signal: NodeJS.Signals): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      // already gone
+    }
   }
 }

@@ -82,10 +82,9 @@ function indexLines(text: string): LineIndex {
   return { lines, starts };
 }
 
-function lineMatches(file: LineIndex, oldLines: string[], normalize: (line: string) => string): number[] {
+function lineMatches(normalized: readonly string[], oldLines: string[], normalize: (line: string) => string): number[] {
   const wanted = oldLines.map(normalize);
   if (wanted.every((l) => l === '')) return [];
-  const normalized = file.lines.map(normalize);
   const found: number[] = [];
   for (let i = 0; i + wanted.length <= normalized.length; i++) {
     let ok = true;
@@ -182,8 +181,11 @@ export function matchEdit(text: string, oldText: string, newText: string, replac
     { normalize: trailingLevel, tolerated: 'trailing whitespace and Unicode spaces ignored' },
     { normalize: whitespaceLevel, tolerated: 'indentation and whitespace differences ignored' },
   ];
+  // Each level normalises the file's lines once; the last one is reused to rank candidates.
+  let normalizedLines: string[] = [];
   for (const level of levels) {
-    const found = lineMatches(file, oldLines, level.normalize);
+    normalizedLines = file.lines.map(level.normalize);
+    const found = lineMatches(normalizedLines, oldLines, level.normalize);
     if (found.length > 1) return { kind: 'ambiguous', lines: found.map((i) => i + 1), tolerant: true };
     if (found.length === 1) {
       const first = found[0]!;
@@ -204,7 +206,7 @@ export function matchEdit(text: string, oldText: string, newText: string, replac
       return { kind: 'matched', ranges: [{ start, end }], tolerated, newText: adapted };
     }
   }
-  return { kind: 'none', candidates: closestCandidates(file.lines, oldLines, 3) };
+  return { kind: 'none', candidates: closestCandidates(file.lines, normalizedLines, oldLines, 3) };
 }
 
 function bigrams(text: string): Map<string, number> {
@@ -227,15 +229,47 @@ export function similarity(a: string, b: string): number {
   return (2 * common) / (a.length - 1 + (b.length - 1));
 }
 
-function closestCandidates(fileLines: string[], oldLines: string[], count: number): Candidate[] {
+/**
+ * `similarity(anchor, line)` for many lines: the anchor's bigrams are counted once, bigrams are
+ * numeric keys (no substring allocation) and one scratch map is reused. Ranking a 20,000-line file
+ * this way is an order of magnitude faster than calling `similarity` per line.
+ */
+function createRanker(anchor: string): (line: string) => number {
+  const wanted = new Map<number, number>();
+  for (let i = 0; i < anchor.length - 1; i++) {
+    const key = anchor.charCodeAt(i) * 65536 + anchor.charCodeAt(i + 1);
+    wanted.set(key, (wanted.get(key) ?? 0) + 1);
+  }
+  const used = new Map<number, number>();
+  return (line) => {
+    if (line === anchor) return 1;
+    if (anchor.length < 2 || line.length < 2) return 0;
+    used.clear();
+    let common = 0;
+    for (let i = 0; i < line.length - 1; i++) {
+      const key = line.charCodeAt(i) * 65536 + line.charCodeAt(i + 1);
+      const available = wanted.get(key);
+      if (available === undefined) continue;
+      const taken = used.get(key) ?? 0;
+      if (taken < available) {
+        common += 1;
+        used.set(key, taken + 1);
+      }
+    }
+    return (2 * common) / (anchor.length - 1 + (line.length - 1));
+  };
+}
+
+/** `normalized` is `fileLines` mapped through `whitespaceLevel`. */
+function closestCandidates(fileLines: string[], normalized: readonly string[], oldLines: string[], count: number): Candidate[] {
   const wanted = oldLines.map(whitespaceLevel);
   const anchorIndex = wanted.findIndex((l) => l !== '');
   if (anchorIndex === -1) return [];
   const anchor = wanted[anchorIndex]!;
-  const normalized = fileLines.map(whitespaceLevel);
   // Rank every line against the first non-blank old line, then score whole windows for the best few.
+  const rankAnchor = createRanker(anchor);
   const ranked = normalized
-    .map((line, i) => ({ i, s: similarity(anchor, line) }))
+    .map((line, i) => ({ i, s: rankAnchor(line) }))
     .filter((r) => r.s > 0)
     .sort((a, b) => b.s - a.s)
     .slice(0, 20);

@@ -86,8 +86,14 @@ describe('write_file', () => {
     expect(run.seen('w').text).toMatch(/^\[verification\] write_file: read-back mismatch for raced\.txt: expected 5 bytes and the written text, found 18 bytes with different text\./);
   });
 
-  it('treats writes to git hooks as high impact (refused when no one can be asked)', async () => {
-    const run = await runSteps(filesystemToolConfig, ws.sandbox, calls(['hook', 'write_file', { path: '.git/hooks/pre-commit', content: '#!/bin/sh\n' }]));
-    expect(run.seen('hook').text).toMatch(/^\[authorization\] write_file: this call is high impact/);
+  it('treats writes and edits of git hooks and config as high impact (refused when no one can be asked)', async () => {
+    const run = await runSteps(
+      filesystemToolConfig,
+      ws.sandbox,
+      calls(['hook', 'write_file', { path: '.git/hooks/pre-commit', content: '#!/bin/sh\n' }], ['cfg', 'edit_file', { path: './.git/config', old_text: 'a', new_text: 'b' }], ['ok', 'write_file', { path: 'docs/git/config', content: 'x' }]),
+    );
+    expect(run.seen('hook').text).toMatch(/^\[authorization\] write_file: this call is high impact \(Writing \.git\/hooks\/pre-commit changes what git runs/);
+    expect(run.seen('cfg').text).toMatch(/^\[authorization\] edit_file: this call is high impact \(Editing \.\/\.git\/config/);
+    expect(run.seen('ok').text).toMatch(/^Created docs\/git\/config/);
   });
 });

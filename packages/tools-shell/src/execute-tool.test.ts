@@ -2,7 +2,11 @@ import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stepCountIs, streamText } from 'ai';
 import { resolveToolSet } from '@aibuddy/registry';
+import { createAiTools } from '@aibuddy/runtime';
+import type { RuntimeEvent } from '@aibuddy/runtime';
+import { lastToolResult, scriptedModel } from '@aibuddy/test-utils';
 import type { ISandbox } from '@aibuddy/sandbox';
 import { calls, createWorkspace, runSteps } from './__fixtures__/harness.js';
 import type { Workspace } from './__fixtures__/harness.js';
@@ -200,5 +204,19 @@ describe('execute through generateText', () => {
     } finally {
       await plain.dispose();
     }
+  });
+});
+
+describe('execute through streamText', () => {
+  it('runs unchanged and streams chunks to the client while the model gets one bounded view', async () => {
+    const events: RuntimeEvent[] = [];
+    const set = await resolveToolSet({ configs: [shellToolConfig], services: { sandbox: ws.sandbox } });
+    const model = scriptedModel([{ toolCalls: [{ id: 's1', toolName: 'execute', input: { command: 'for i in 1 2 3; do echo tick $i; sleep 0.05; done' } }] }, { text: 'ok' }]);
+    const result = streamText({ model, tools: createAiTools(set, { onEvent: (e) => events.push(e) }), prompt: 'go', stopWhen: stepCountIs(3) });
+    expect(await result.text).toBe('ok');
+    const live = events.filter((e) => e.type === 'tool-output').map((e) => (e.type === 'tool-output' ? e.chunk : '')).join('');
+    expect(live).toBe('tick 1\ntick 2\ntick 3\n');
+    expect(events.filter((e) => e.type === 'tool-output').length).toBeGreaterThanOrEqual(2);
+    expect(String(lastToolResult(model, 's1')?.output.value)).toMatch(/^exit code: 0 \| duration: .*\n--- stdout ---\ntick 1\ntick 2\ntick 3\n$/s);
   });
 });

@@ -4,6 +4,7 @@ import type { ToolSet } from 'ai';
 import { defineTool, resolveToolSet } from '@aibuddy/registry';
 import type { AnyToolDefinition, ResolvedTool } from '@aibuddy/registry';
 import { createAiTools } from '@aibuddy/runtime';
+import type { CreateAiToolsOptions } from '@aibuddy/runtime';
 import { createActiveSet, createToolSearchConfig, decideDeferral, staticCatalog } from '@aibuddy/discovery';
 import type { ActiveSet, DeferralDecision } from '@aibuddy/discovery';
 
@@ -15,6 +16,8 @@ export interface CatalogOptions {
   servers: Record<string, number>;
   /** Records executed calls. */
   calls?: Array<{ name: string; input: unknown }>;
+  /** Runtime options for the discovery variant (hooks, events). */
+  runtime?: Pick<CreateAiToolsOptions, 'hooks' | 'onEvent'>;
 }
 
 export interface Catalog {
@@ -98,6 +101,6 @@ export async function buildCatalogWithDiscovery(options: CatalogOptions): Promis
     }),
   );
   const search = await resolveToolSet({ configs: [createToolSearchConfig({ catalog, activeSet })] });
-  const tools = createAiTools([...base.resolved, ...search.tools], { heartbeatIntervalMs: 0 });
+  const tools = createAiTools([...base.resolved, ...search.tools], { heartbeatIntervalMs: 0, ...options.runtime });
   return { tools, decision: plain.decision, core: plain.core, activeSet };
 }

@@ -28,6 +28,46 @@ export interface AnthropicTurn {
 /** Decides the answer to one request. */
 export type AnthropicScript = AnthropicTurn[] | ((body: any, index: number) => AnthropicTurn);
 
+/**
+ * Checks a request the way the Messages API would, for what deferral touches: unique tool names, at
+ * least one tool loaded up front, every `tool_reference` naming a tool sent with `defer_loading`,
+ * and every `tool_result` answering a `tool_use` of the assistant turn before it. Returns the
+ * problem, or `undefined`.
+ */
+export function checkAnthropicRequest(body: any): string | undefined {
+  const tools: Array<{ name?: string; type?: string; defer_loading?: boolean }> = Array.isArray(body?.tools) ? body.tools : [];
+  const names = tools.map((t) => t.name);
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup) return `tools: Tool names must be unique (${dup}).`;
+  if (tools.length > 0 && tools.every((t) => t.defer_loading === true)) return 'tools: At least one tool must not be deferred.';
+  const deferred = new Set(tools.filter((t) => t.defer_loading === true).map((t) => t.name));
+  const messages: Array<{ role: string; content: unknown }> = Array.isArray(body?.messages) ? body.messages : [];
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role !== 'user' || !Array.isArray(m.content)) continue;
+    const prev = messages[i - 1];
+    const uses = new Set(
+      Array.isArray(prev?.content) ? (prev!.content as Array<{ type: string; id?: string }>).filter((b) => b.type === 'tool_use').map((b) => b.id) : [],
+    );
+    for (const block of m.content as Array<{ type: string; tool_use_id?: string; content?: unknown }>) {
+      if (block.type !== 'tool_result') continue;
+      if (!uses.has(block.tool_use_id)) return `messages.${i}: tool_result ${block.tool_use_id} does not answer a tool_use of the previous assistant turn.`;
+      for (const c of Array.isArray(block.content) ? (block.content as Array<{ type: string; tool_name?: string }>) : []) {
+        if (c.type === 'tool_reference' && !deferred.has(c.tool_name)) {
+          return `messages.${i}: tool_reference "${c.tool_name}" must name a tool sent with defer_loading: true.`;
+        }
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Options of {@link startAnthropicWireServer}. */
+export interface AnthropicWireServerOptions {
+  /** Answer requests that fail {@link checkAnthropicRequest} with a 400, as the API would (default true). */
+  strict?: boolean;
+}
+
 /** A running Anthropic wire server. */
 export interface AnthropicWireServer extends LoopbackServer {
   /** Pass to `createAnthropic({ baseURL })` (ends in `/v1`). */
@@ -97,10 +137,15 @@ function streamEvents(turn: AnthropicTurn, id: string, model: string): Array<{ e
 }
 
 /** Starts an Anthropic Messages API server on 127.0.0.1 answering with `script`. */
-export async function startAnthropicWireServer(script: AnthropicScript): Promise<AnthropicWireServer> {
+export async function startAnthropicWireServer(script: AnthropicScript, options: AnthropicWireServerOptions = {}): Promise<AnthropicWireServer> {
   const server = await startLoopbackServer({
     '/v1/messages': (request: RecordedRequest, res, index) => {
       const body = request.body as { model?: string; stream?: boolean };
+      const problem = options.strict === false ? undefined : checkAnthropicRequest(body);
+      if (problem) {
+        writeJson(res, 400, { type: 'error', error: { type: 'invalid_request_error', message: problem } });
+        return;
+      }
       const turn = turnFor(script, body, index);
       const id = `msg_${index + 1}`;
       const model = body.model ?? 'claude-test';

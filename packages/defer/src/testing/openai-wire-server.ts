@@ -31,6 +31,36 @@ export interface ChatTurn {
 /** Decides the answer to one Chat Completions request. */
 export type ChatScript = ChatTurn[] | ((body: any, index: number) => ChatTurn);
 
+/**
+ * Checks a Responses request the way the API would, for what deferral touches: unique function
+ * names (top level and inside namespaces), a `tool_search` tool whenever something is deferred, and
+ * every `function_call_output` answering a `function_call` of the input. Returns the problem, or `undefined`.
+ */
+export function checkResponsesRequest(body: any): string | undefined {
+  const tools: any[] = Array.isArray(body?.tools) ? body.tools : [];
+  const functions = tools.flatMap((t) => (t.type === 'namespace' ? (t.tools ?? []) : t.type === 'function' ? [t] : []));
+  const names = functions.map((f: any) => f.name);
+  const dup = names.find((n: string, i: number) => names.indexOf(n) !== i);
+  if (dup) return `tools: duplicate function name "${dup}".`;
+  for (const ns of tools.filter((t) => t.type === 'namespace')) {
+    if (typeof ns.description !== 'string' || ns.description === '') return `tools: namespace "${ns.name}" needs a description.`;
+    if (!/^[a-zA-Z0-9_-]{1,64}$/.test(ns.name)) return `tools: invalid namespace name "${ns.name}".`;
+  }
+  const anyDeferred = functions.some((f: any) => f.defer_loading === true) || tools.some((t) => t.defer_loading === true);
+  if (anyDeferred && !tools.some((t) => t.type === 'tool_search')) return 'tools: defer_loading requires a tool_search tool.';
+  const input: any[] = Array.isArray(body?.input) ? body.input : [];
+  const calls = new Set(input.filter((i) => i.type === 'function_call').map((i) => i.call_id));
+  const orphan = input.find((i) => i.type === 'function_call_output' && !calls.has(i.call_id));
+  if (orphan) return `input: No tool call found for function call output with call_id ${orphan.call_id}.`;
+  return undefined;
+}
+
+/** Options of {@link startOpenAIWireServer}. */
+export interface OpenAIWireServerOptions {
+  /** Answer Responses requests that fail {@link checkResponsesRequest} with a 400, as the API would (default true). */
+  strict?: boolean;
+}
+
 /** A running OpenAI wire server. */
 export interface OpenAIWireServer extends LoopbackServer {
   /** Pass to `createOpenAI({ baseURL })` or `createOpenAICompatible({ baseURL })` (ends in `/v1`). */
@@ -125,11 +155,19 @@ function chatStream(turn: ChatTurn, id: string, model: string) {
 }
 
 /** Starts an OpenAI server (Responses + Chat Completions) on 127.0.0.1. */
-export async function startOpenAIWireServer(script: { responses?: ResponsesScript; chat?: ChatScript }): Promise<OpenAIWireServer> {
+export async function startOpenAIWireServer(
+  script: { responses?: ResponsesScript; chat?: ChatScript },
+  options: OpenAIWireServerOptions = {},
+): Promise<OpenAIWireServer> {
   const server = await startLoopbackServer({
     '/v1/responses': (request: RecordedRequest, res, index) => {
       if (!script.responses) throw new Error('no Responses script');
       const body = request.body as { model?: string; stream?: boolean };
+      const problem = options.strict === false ? undefined : checkResponsesRequest(body);
+      if (problem) {
+        writeJson(res, 400, { error: { message: problem, type: 'invalid_request_error', param: null, code: null } });
+        return;
+      }
       const turn = pick(script.responses, body, index);
       const id = `resp_${index + 1}`;
       const model = body.model ?? 'gpt-test';

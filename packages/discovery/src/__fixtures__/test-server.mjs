@@ -7,6 +7,7 @@
 //   --hang           write to stderr, then never answer (start-up timeout test)
 //   --exit-early     write to stderr, then exit 2 before the handshake
 //   --bad-schema     one tool has a non-object input schema
+//   --instructions=T the server's usage notes (initialize result)
 // The SDK is imported dynamically so that --hang and --exit-early write to stderr at once.
 
 const args = Object.fromEntries(
@@ -40,7 +41,10 @@ if (args.hang) {
   }
   if (args['bad-schema']) tools.push({ name: 'odd_schema', description: 'Has a string input schema.', inputSchema: { type: 'string' } });
 
-  const server = new Server({ name: 'test-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const server = new Server({ name: 'test-server', version: '1.0.0' }, {
+    capabilities: { tools: { listChanged: true } },
+    ...(args.instructions ? { instructions: String(args.instructions) } : {}),
+  });
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     if (!pageSize) return { tools };
     const start = Number(request.params?.cursor ?? 0);

@@ -86,6 +86,8 @@ export class McpServerConnection {
   error: ToolError | undefined;
   /** Whether the server ever listed its tools (counted by the gate even while reconnecting). */
   everReady = false;
+  /** The server's own usage notes (`instructions` of its `initialize` result), when it gave any. */
+  instructions: string | undefined;
 
   private client: Client | undefined;
   private transport: Transport | undefined;
@@ -194,6 +196,7 @@ export class McpServerConnection {
     this.client = client;
     this.transport = transport;
     this.tools = tools;
+    this.instructions = client.getInstructions()?.trim() || undefined;
     this.everReady = true;
   }
 

@@ -24,7 +24,9 @@ describe('the gate over real stdio servers', () => {
   });
 
   it('11 tools on one server: only that server is deferred', async () => {
-    const m = await connect({ big: fixture('--tools=11'), small: fixture('--tools=3') });
+    const m = await connect({ big: fixture('--tools=11', '--instructions=Prefer_get_forecast'), small: fixture('--tools=3') });
+    const [bigConfig] = m.toolConfigs();
+    expect(bigConfig?.instructions?.({ services: {}, task: {} })).toBe('MCP server "big" (tools named big__*): Prefer_get_forecast');
     const d = m.decision();
     expect(d.servers.map((s) => [s.server, s.deferred])).toEqual([['big', true], ['small', false]]);
     expect(d.deferred).toHaveLength(11);
@@ -74,6 +76,18 @@ describe('calls, results and failures', () => {
     expect(ToolError.isInstance(error)).toBe(true);
     expect((error as ToolError).stage).toBe('execution');
     expect((error as ToolError).message).toContain('the upstream API said no');
+  });
+
+  it('honours an abort signal and a call timeout, and the server stays usable', async () => {
+    const m = await connect({ s: fixture('--tools=1', '--special') }, { callTimeoutMs: 1_500 });
+    const controller = new AbortController();
+    const aborted = m.callTool('s__slow_tool', { ms: 20_000 }, { signal: controller.signal }).catch((e: unknown) => e);
+    setTimeout(() => controller.abort(new Error('user stop')), 100);
+    expect(String(await aborted)).toMatch(/user stop/);
+    const late = await m.callTool('s__slow_tool', { ms: 20_000 }).catch((e: unknown) => e);
+    expect((late as ToolError).stage).toBe('execution');
+    expect((late as ToolError).message).toMatch(/did not answer within 1500 ms/);
+    expect(text(await m.callTool('s__get_weather', {}))).toMatch(/^get_weather ok/);
   });
 
   it('a server that hangs at start-up times out (stage discovery, stderr tail) and the others go on', async () => {
@@ -131,6 +145,16 @@ describe('calls, results and failures', () => {
     expect((error as ToolError).message).toMatch(/not connected \(reconnecting\)/);
   });
 
+  it('with reconnect off, a crashed server is failed for good and its tools are gone', async () => {
+    const m = await connect({ once: fixture('--tools=1', '--special') }, { reconnect: false });
+    await m.callTool('once__crash_tool', {}).catch(() => undefined);
+    expect(m.servers()[0]?.status).toBe('failed');
+    expect(m.failures()[0]?.error.message).toMatch(/disconnected/);
+    expect(m.isAvailable('once__get_weather')).toBe(false);
+    expect(m.definitions()).toEqual([]);
+    expect(m.events.some((e) => e.type === 'server-reconnect-scheduled')).toBe(false);
+  });
+
   it('notifications/tools/list_changed updates the catalog', async () => {
     const m = await connect({ dyn: fixture('--tools=2', '--special') });
     const before = m.version;
@@ -164,8 +188,18 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     expect(names.every((n) => /^[a-zA-Z0-9_-]{1,64}$/.test(n))).toBe(true);
     const result = await m.callTool('everything__echo', { message: 'hello mcp' });
     expect(text(result)).toContain('hello mcp');
-    const bad = await m.callTool('everything__echo', { message: 42 }).catch((e: unknown) => e);
-    expect(ToolError.isInstance(bad) || (bad as { isError?: boolean }).isError).toBeTruthy();
+    // Its McpServer reports rejected arguments as an isError result with code -32602: stage parameters.
+    const echo = m.definitions().find((d) => d.name === 'everything__echo')!;
+    const bad = await Promise.resolve(echo.execute({ message: 42 }, { signal: new AbortController().signal } as never)).catch((e: unknown) => e);
+    expect((bad as ToolError).stage).toBe('parameters');
+    expect((bad as ToolError).message).toMatch(/expected string/);
+    // An image result reaches the model as image data.
+    const image = m.definitions().find((d) => d.name === 'everything__get-tiny-image')!;
+    const output = await image.execute({}, { signal: new AbortController().signal } as never);
+    const view = image.toModelOutput!({ toolName: image.name, toolCallId: 'x', input: {}, output });
+    expect(view).toMatchObject({ type: 'content', value: expect.arrayContaining([expect.objectContaining({ type: 'image-data', mediaType: 'image/png' })]) });
+    // 13 tools: more than 10, so the gate defers this server.
+    expect(m.decision().servers[0]).toMatchObject({ server: 'everything', deferred: true });
   });
 });
 

@@ -78,6 +78,9 @@ export interface McpManager extends DeferredToolCatalog {
   close(): Promise<void>;
 }
 
+/** Server instructions longer than this are cut in the run instructions. */
+const MAX_SERVER_INSTRUCTIONS = 2_000;
+
 /** The config key of an MCP server's tool group. */
 export function mcpConfigKey(server: string): string {
   return `mcp:${server}`;
@@ -224,6 +227,12 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
         ],
       },
       create: () => connection.tools.map((t) => current().definitions.get(t.name)).filter((d): d is AnyToolDefinition => d !== undefined),
+      instructions: () => {
+        const notes = connection.instructions;
+        if (!notes) return undefined;
+        const cut = notes.length > MAX_SERVER_INSTRUCTIONS ? `${notes.slice(0, MAX_SERVER_INSTRUCTIONS)}…` : notes;
+        return `MCP server "${connection.name}" (tools named ${connection.name}__*): ${cut}`;
+      },
     };
   }
 

@@ -35,6 +35,7 @@ export interface McpCallResult {
   [key: string]: unknown;
 }
 
+const INVALID_PARAMS_RESULT = /^MCP error -32602\b/;
 const PERMISSIVE_SCHEMA: JsonSchema = { type: 'object', properties: {}, additionalProperties: true };
 
 /**
@@ -123,11 +124,15 @@ export function createMcpToolDefinition(info: McpToolInfo, call: McpToolCaller):
       const result = await call(info, args, { signal: context.signal });
       if (result.isError) {
         const text = textOf(result.content) || (result.structuredContent ? JSON.stringify(result.structuredContent) : 'the tool reported an error');
+        // Servers built on the SDK's McpServer report rejected arguments as an isError result
+        // carrying the JSON-RPC InvalidParams code: that is the model's input, not the tool failing.
+        const rejectedInput = INVALID_PARAMS_RESULT.test(text);
         throw new ToolError(text, {
-          stage: 'execution',
+          stage: rejectedInput ? 'parameters' : 'execution',
           toolName: info.name,
-          sideEffectsPossible: true,
+          sideEffectsPossible: !rejectedInput,
           details: { server: info.server, tool: info.originalName, result },
+          ...(rejectedInput ? { hint: "Fix the input to match the tool's schema and call again." } : {}),
         });
       }
       return result;

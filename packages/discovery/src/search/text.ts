@@ -54,6 +54,9 @@ function charClass(code: number, ch: string): number {
  */
 export function splitWords(text: string): string[] {
   const src = NON_ASCII.test(text) ? text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : text;
+  // Lower-case once; slices are taken from this copy (same length: ASCII, or folded and re-checked).
+  const lower = src.toLowerCase();
+  const low = lower.length === src.length ? lower : undefined;
   const out: string[] = [];
   let start = -1;
   let prev = OTHER;
@@ -67,12 +70,12 @@ export function splitWords(text: string): string[] {
       else if (cls === UPPER && prev === LOWER) boundary = true;
       else if (cls === LOWER && prev === UPPER && i - start >= 2) {
         // "HTTPResponse": the last capital starts the next word.
-        out.push(src.slice(start, i - 1).toLowerCase());
+        out.push(low ? low.slice(start, i - 1) : src.slice(start, i - 1).toLowerCase());
         start = i - 1;
       }
     }
     if (boundary && start >= 0) {
-      out.push(src.slice(start, i).toLowerCase());
+      out.push(low ? low.slice(start, i) : src.slice(start, i).toLowerCase());
       start = -1;
     }
     if (cls !== OTHER && start < 0) start = i;
@@ -179,20 +182,57 @@ export interface QueryWord {
 // space/punctuation/end, so apostrophes ("I'm", "Messi's") are not taken for quotes.
 const QUOTED = /(^|[\s([{:,=])(["'\u2018\u201c`])([^"'\u2019\u201d`\n]{1,200}?)(["'\u2019\u201d`])(?=$|[\s)\]}.,;:!?])/g;
 
-/** Query words, with words inside quotes weighted by `quotedWeight`. */
-export function queryWords(text: string, quotedWeight: number): QueryWord[] {
+/** How much query words count, by where they stand. */
+export interface QueryWordWeights {
+  /** Words inside quotes: usually argument values. */
+  quoted: number;
+  /** Capitalised words inside a sentence ("Japan", "Tesla"): usually named values. */
+  named: number;
+}
+
+const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}_\-.']*/gu;
+const TITLE_CASE = /^\p{Lu}\p{Ll}+$/u;
+
+function pushWords(out: QueryWord[], text: string, base: number, named: number, atStart: boolean): void {
+  if (named === 1) {
+    for (const word of splitWords(text)) out.push({ word, weight: base });
+    return;
+  }
+  for (const m of text.matchAll(TOKEN)) {
+    const at = m.index ?? 0;
+    const before = text.slice(0, at).trimEnd();
+    const sentenceStart = before.length === 0 ? atStart : /[.?!:;\n]$/.test(before);
+    const w = !sentenceStart && TITLE_CASE.test(m[0].replace(/['.]+$/, '')) ? base * named : base;
+    for (const word of splitWords(m[0])) out.push({ word, weight: w });
+  }
+}
+
+/** Query words, with quoted words and capitalised words inside a sentence weighted down. */
+export function queryWords(text: string, weights: QueryWordWeights): QueryWord[] {
   const out: QueryWord[] = [];
-  if (quotedWeight === 1) {
-    for (const word of splitWords(text)) out.push({ word, weight: 1 });
-    return out;
-  }
   let last = 0;
-  for (const m of text.matchAll(QUOTED)) {
-    const start = (m.index ?? 0) + (m[1] as string).length;
-    for (const word of splitWords(text.slice(last, start))) out.push({ word, weight: 1 });
-    for (const word of splitWords(m[3] as string)) out.push({ word, weight: quotedWeight });
-    last = start + (m[0].length - (m[1] as string).length);
+  if (weights.quoted !== 1) {
+    for (const m of text.matchAll(QUOTED)) {
+      const start = (m.index ?? 0) + (m[1] as string).length;
+      pushWords(out, text.slice(last, start), 1, weights.named, last === 0);
+      pushWords(out, m[3] as string, weights.quoted, 1, false);
+      last = start + (m[0].length - (m[1] as string).length);
+    }
   }
-  for (const word of splitWords(text.slice(last))) out.push({ word, weight: 1 });
+  pushWords(out, text.slice(last), 1, weights.named, last === 0);
   return out;
+}
+
+/** A query split into clauses, each a list of weighted words. */
+export interface ParsedQuery {
+  /** All words, in order (connectives that separate clauses are dropped). */
+  words: QueryWord[];
+  /** The words of each clause (see {@link splitClauses}). */
+  clauses: QueryWord[][];
+}
+
+/** Tokenises a query once for both the whole-query and the per-clause ranking. */
+export function parseQuery(text: string, weights: QueryWordWeights): ParsedQuery {
+  const clauses = splitClauses(text).map((c) => queryWords(c, weights));
+  return { words: clauses.flat(), clauses };
 }

@@ -4,7 +4,7 @@ import { regexSearch, type RegexDocument } from './regex-search.js';
 import { schemaText } from './schema-text.js';
 import { segment } from './segment.js';
 import { synonymsOf } from './synonyms.js';
-import { compact, compoundIdentifiers, isStopWord, queryWords, splitClauses, splitWords, stem, type QueryWord } from './text.js';
+import { compact, compoundIdentifiers, isStopWord, parseQuery, splitWords, stem, type QueryWord } from './text.js';
 import type { ToolIndex, ToolIndexEntry, ToolSearchHit, ToolSearchOptions } from './types.js';
 
 /**
@@ -27,6 +27,10 @@ export interface ToolIndexTuning {
   splitWeight: number;
   /** Weight of query words inside quotes: they are usually argument values, not what the tool does. */
   quotedWeight: number;
+  /** Weight of capitalised words inside a sentence ("Japan", "Tesla"): usually named argument values. */
+  namedWeight: number;
+  /** Weight of all-digit query words: ids, dates and amounts are argument values, rarely what a tool does. */
+  numberWeight: number;
   /** Bonus, as a fraction of the best score, × the idf-weighted share of the tool's name words in the query. */
   nameCoverage: number;
   /** Share of the score that comes from the best-matching clause of a multi-part query (0 = off). */
@@ -38,6 +42,11 @@ export interface ToolIndexTuning {
   serverBonus: number;
   /** Split run-together name words ("bulkgenerateguids") into words the catalog uses elsewhere. */
   segmentNames: boolean;
+  /**
+   * Tools scoring under this fraction of the best (on the whole query or on one clause) are not
+   * re-scored: the bonuses cannot lift them into the results, and skipping them keeps queries fast.
+   */
+  candidateFloor: number;
 }
 
 /** Default ranking parameters (see bench/tool-search/README.md for how they were chosen). */
@@ -49,12 +58,15 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   typoWeight: 0.7,
   splitWeight: 0.7,
   quotedWeight: 0.5,
+  namedWeight: 1,
+  numberWeight: 1,
   nameCoverage: 0.2,
   clauseMix: 0.6,
   siblingShare: 0.4,
   nameBonus: 0.3,
   serverBonus: 0.3,
   segmentNames: true,
+  candidateFloor: 0.35,
 });
 
 const FIELDS = 4;
@@ -62,12 +74,11 @@ const F_NAME = 0;
 const F_SERVER = 1;
 const F_DESC = 2;
 const DEFAULT_LIMIT = 5;
+const DIGITS = /^[0-9]+$/;
 // Longer queries are cut: ranking quality does not improve past a few paragraphs, latency would.
 const MAX_QUERY_CHARS = 4000;
 // Longest run of query words joined to look for a tool or server name ("create issue" → "createissue").
 const MAX_NAME_NGRAM = 5;
-// Tools scoring under this fraction of the best (on the whole query or on one clause) are not candidates.
-const CANDIDATE_FLOOR = 0.2;
 // Shortest compact name looked up as a whole-name mention.
 const MIN_NAME_KEY = 4;
 
@@ -124,8 +135,23 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
   };
 
   // Pass 1: tokens per field, as flat arrays (doc order, field order).
-  const tokTerm: number[] = [];
-  const tokField: number[] = [];
+  // Growable typed buffers: a 10,000-tool catalog has about a million tokens.
+  let tokTerm = new Int32Array(1 << 16);
+  let tokField = new Uint8Array(1 << 16);
+  let tokCount = 0;
+  const pushToken = (id: number, field: number): void => {
+    if (tokCount === tokTerm.length) {
+      const grownTerm = new Int32Array(tokCount * 2);
+      grownTerm.set(tokTerm);
+      tokTerm = grownTerm;
+      const grownField = new Uint8Array(tokCount * 2);
+      grownField.set(tokField);
+      tokField = grownField;
+    }
+    tokTerm[tokCount] = id;
+    tokField[tokCount] = field;
+    tokCount++;
+  };
   const docStart = new Int32Array(n + 1);
   const fieldLen = Array.from({ length: FIELDS }, () => new Float64Array(n));
   const regexDocs: RegexDocument[] = new Array(n);
@@ -140,8 +166,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
     for (const w of words) {
       const id = termOfWord(w);
       if (id < 0) continue;
-      tokTerm.push(id);
-      tokField.push(field);
+      pushToken(id, field);
       len++;
     }
     const lens = fieldLen[field] as Float64Array;
@@ -161,7 +186,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
     const description = typeof e.description === 'string' ? e.description : '';
     const server = typeof e.server === 'string' ? e.server : '';
     const schema = schemaText(e.inputSchema);
-    docStart[d] = tokTerm.length;
+    docStart[d] = tokCount;
 
     const nw = splitWords(e.name);
     nameWords[d] = nw;
@@ -179,8 +204,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
         const first = (serverDocs[sid] as number[])[0] as number;
         for (let i = docStart[first] as number; i < (docStart[first + 1] as number); i++) {
           if (tokField[i] !== F_SERVER) continue;
-          tokTerm.push(tokTerm[i] as number);
-          tokField.push(F_SERVER);
+          pushToken(tokTerm[i] as number, F_SERVER);
         }
         (fieldLen[F_SERVER] as Float64Array)[d] = (fieldLen[F_SERVER] as Float64Array)[first] as number;
       }
@@ -192,7 +216,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
     addField(d, FIELDS - 1, splitWords(paramText));
     regexDocs[d] = { name: e.name, server, description, params: paramText };
   }
-  docStart[n] = tokTerm.length;
+  docStart[n] = tokCount;
 
   // Run-together name words ("bulkgenerateguids", "getfileversions") split into words the catalog
   // uses in descriptions or parameters, so "generate guids" finds them.
@@ -201,7 +225,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
   const extraTerm: number[] = [];
   if (t.segmentNames) {
     const inText = new Uint8Array(V);
-    for (let i = 0; i < tokTerm.length; i++) if ((tokField[i] as number) >= F_DESC) inText[tokTerm[i] as number] = 1;
+    for (let i = 0; i < tokCount; i++) if ((tokField[i] as number) >= F_DESC) inText[tokTerm[i] as number] = 1;
     const isKnown = (piece: string): boolean => {
       const id = vocab.get(stem(piece));
       return id !== undefined && inText[id] === 1 && !isStopWord(piece);
@@ -224,63 +248,74 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
     }
   }
 
-  // Pass 2: BM25F pseudo term frequencies per (doc, term), then precomputed impacts.
+  // Pass 2: document frequencies (a term counts once per tool), then CSR postings with precomputed
+  // BM25F impacts, written in place: postStart[term] .. postStart[term + 1] in postDoc / postImpact.
+  const df = new Int32Array(V);
+  const lastDoc = new Int32Array(V).fill(-1);
+  let extraAt = 0;
+  for (let d = 0; d < n; d++) {
+    const end = docStart[d + 1] as number;
+    for (let i = docStart[d] as number; i < end; i++) {
+      const term = tokTerm[i] as number;
+      if (lastDoc[term] !== d) {
+        lastDoc[term] = d;
+        df[term] = (df[term] as number) + 1;
+      }
+    }
+    for (; extraAt < extraDoc.length && extraDoc[extraAt] === d; extraAt++) {
+      const term = extraTerm[extraAt] as number;
+      if (lastDoc[term] !== d) {
+        lastDoc[term] = d;
+        df[term] = (df[term] as number) + 1;
+      }
+    }
+  }
+  const idf = new Float64Array(V);
+  for (let v = 0; v < V; v++) idf[v] = Math.log(1 + (n - (df[v] as number) + 0.5) / ((df[v] as number) + 0.5));
+  const postStart = new Int32Array(V + 1);
+  for (let v = 0; v < V; v++) postStart[v + 1] = (postStart[v] as number) + (df[v] as number);
+  const fill = postStart.slice(0, V);
+  const postDoc = new Int32Array(postStart[V] as number);
+  const postImpact = new Float32Array(postStart[V] as number);
+
   const avgLen = fieldLen.map((lens) => {
     let s = 0;
     for (let d = 0; d < n; d++) s += lens[d] as number;
     return n > 0 ? s / n || 1 : 1;
   });
   const scratch = new Float64Array(V);
-  const touched: number[] = [];
-  const pTerm: number[] = [];
-  const pDoc: number[] = [];
-  const pTf: number[] = [];
-  const df = new Int32Array(V);
+  const touched = new Int32Array(V);
   const norm = new Float64Array(FIELDS);
   const nameW = t.fieldWeights[F_NAME];
-  let extraAt = 0;
+  const k1 = t.k1;
+  extraAt = 0;
   for (let d = 0; d < n; d++) {
     for (let f = 0; f < FIELDS; f++) {
       const b = t.fieldB[f] as number;
       norm[f] = (t.fieldWeights[f] as number) / (1 - b + (b * ((fieldLen[f] as Float64Array)[d] as number)) / (avgLen[f] as number));
     }
+    let nt = 0;
     const end = docStart[d + 1] as number;
     for (let i = docStart[d] as number; i < end; i++) {
       const term = tokTerm[i] as number;
-      if (scratch[term] === 0) touched.push(term);
+      if (scratch[term] === 0) touched[nt++] = term;
       scratch[term] = (scratch[term] as number) + (norm[tokField[i] as number] as number);
     }
     for (; extraAt < extraDoc.length && extraDoc[extraAt] === d; extraAt++) {
       const term = extraTerm[extraAt] as number;
-      if (scratch[term] === 0) touched.push(term);
+      if (scratch[term] === 0) touched[nt++] = term;
       // A segmented piece is a guess: it counts once, at name weight, with no length normalisation.
       scratch[term] = Math.max(scratch[term] as number, nameW);
     }
-    for (const term of touched) {
-      pTerm.push(term);
-      pDoc.push(d);
-      pTf.push(scratch[term] as number);
-      df[term] = (df[term] as number) + 1;
+    for (let j = 0; j < nt; j++) {
+      const term = touched[j] as number;
+      const tf = scratch[term] as number;
       scratch[term] = 0;
+      const at = fill[term] as number;
+      fill[term] = at + 1;
+      postDoc[at] = d;
+      postImpact[at] = ((idf[term] as number) * tf * (k1 + 1)) / (tf + k1);
     }
-    touched.length = 0;
-  }
-  const idf = new Float64Array(V);
-  for (let v = 0; v < V; v++) idf[v] = Math.log(1 + (n - (df[v] as number) + 0.5) / ((df[v] as number) + 0.5));
-  // CSR postings: postStart[term] .. postStart[term + 1] in postDoc / postImpact.
-  const postStart = new Int32Array(V + 1);
-  for (let v = 0; v < V; v++) postStart[v + 1] = (postStart[v] as number) + (df[v] as number);
-  const fill = postStart.slice(0, V);
-  const postDoc = new Int32Array(pTerm.length);
-  const postImpact = new Float32Array(pTerm.length);
-  const k1 = t.k1;
-  for (let i = 0; i < pTerm.length; i++) {
-    const term = pTerm[i] as number;
-    const at = fill[term] as number;
-    fill[term] = at + 1;
-    const tf = pTf[i] as number;
-    postDoc[at] = pDoc[i] as number;
-    postImpact[at] = ((idf[term] as number) * tf * (k1 + 1)) / (tf + k1);
   }
 
   // Each tool's distinct name terms and their idf mass, for the name-coverage bonus.
@@ -335,7 +370,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
   const serverBest = new Float64Array(serverNames.length);
   const qWeight = new Float64Array(V);
 
-  function queryTerms(words: readonly QueryWord[], extraIdentifiers: readonly string[] = []): QueryTerms {
+  function queryTerms(words: readonly QueryWord[], extraIdentifiers: readonly string[] = [], expand = true): QueryTerms {
     const ids: number[] = [];
     let wordWeight = 1;
     const put = (id: number, w: number): void => {
@@ -346,12 +381,12 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
     };
     for (const { word, weight } of words) {
       if (isStopWord(word)) continue;
-      wordWeight = weight;
+      wordWeight = DIGITS.test(word) ? weight * t.numberWeight : weight;
       const s = stem(word);
       const id = vocab.get(s) ?? vocab.get(word);
       if (id !== undefined) {
         put(id, 1);
-        if (t.synonymWeight > 0) {
+        if (expand && t.synonymWeight > 0) {
           for (const syn of synonymsOf(s)) {
             const sid = vocab.get(syn);
             if (sid !== undefined) put(sid, t.synonymWeight);
@@ -410,12 +445,13 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
 
   function rank(query: string, limit: number): ToolSearchHit[] {
     const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
-    const words = queryWords(text, t.quotedWeight);
+    const parsed = parseQuery(text, { quoted: t.quotedWeight, named: t.namedWeight });
+    const words = parsed.words;
     const identifiers = compoundIdentifiers(text);
     const full = queryTerms(words, identifiers); // qWeight holds the full query's weights until cleared below
     const top = accumulate(full, acc);
     // Candidates: tools within reach of the top. Only they get the (per-tool, costlier) bonuses below;
-    // a tool under CANDIDATE_FLOOR × best cannot climb into the results through them.
+    // a tool under candidateFloor × best cannot climb into the results through them.
     const cand: number[] = [];
     const addCandidate = (d: number): void => {
       if (isCandidate[d] === 0) {
@@ -424,9 +460,9 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
       }
     };
     if (top > 0) {
-      const floor = top * CANDIDATE_FLOOR;
+      const floor = top * t.candidateFloor;
       for (let d = 0; d < n; d++) if ((acc[d] as number) >= floor) addCandidate(d);
-      if (t.clauseMix > 0) mixClauses(text, full, addCandidate);
+      if (t.clauseMix > 0 && parsed.clauses.length > 1) mixClauses(parsed.clauses, full, addCandidate);
       for (const d of cand) {
         let score = acc[d] as number;
         // How much of the tool's own name the query covers (idf-weighted): "format_date" for "date ... format".
@@ -472,14 +508,13 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
    * best clause score relative to that clause's best tool (in clauseBest) is mixed into its score, so
    * the tools of a short second clause are not crowded out by the first one.
    */
-  function mixClauses(text: string, full: QueryTerms, addCandidate: (d: number) => void): void {
-    const clauses = splitClauses(text);
-    if (clauses.length < 2) return;
+  function mixClauses(clauses: readonly QueryWord[][], full: QueryTerms, addCandidate: (d: number) => void): void {
     // qWeight holds the full query's weights; clause terms are collected with it cleared, then restored.
     const saved = full.ids.map((id) => qWeight[id] as number);
     for (const id of full.ids) qWeight[id] = 0;
     for (const clause of clauses) {
-      const cq = queryTerms(queryWords(clause, t.quotedWeight));
+      // Synonyms are left to the whole-query score: in every clause they would multiply the work.
+      const cq = queryTerms(clause, [], false);
       for (const id of cq.ids) qWeight[id] = 0;
       if (cq.ids.length === 0) continue;
       // Clause terms are few: track the docs they touch instead of scanning every tool.
@@ -498,7 +533,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
           if (v > best) best = v;
         }
       }
-      const floor = best * CANDIDATE_FLOOR;
+      const floor = best * t.candidateFloor;
       for (let i = 0; i < nc; i++) {
         const d = clauseDocs[i] as number;
         const v = clauseAcc[d] as number;
@@ -513,8 +548,9 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
 
   /** Outright mentions of a tool name or a server name: joined runs of query words, or identifiers. */
   function mentionBonus(words: readonly QueryWord[], identifiers: readonly string[], base: number, addCandidate: (d: number) => void): void {
-    // Tool names are matched only on keys of two or more words ("create issue", "get_weather"): a single
-    // word naming a tool ("search") is too common to trust. Server names may be a single word ("github").
+    // A tool name counts as mentioned only when written as an identifier ("get_weather", "listRepos"):
+    // plain words that happen to spell a name ("get id") proved too weak a signal. A server name may be
+    // plain words or a single word ("github", "google maps").
     const multi = new Set<string>(identifiers);
     const single = new Set<string>();
     for (let i = 0; i < words.length; i++) {
@@ -530,7 +566,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
       addCandidate(d);
       acc[d] = (acc[d] as number) + amount;
     };
-    for (const key of multi) {
+    for (const key of identifiers) {
       const docs = t.nameBonus > 0 ? nameKeys.get(key) : undefined;
       if (docs) {
         for (const d of docs) {

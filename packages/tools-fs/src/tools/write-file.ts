@@ -1,5 +1,5 @@
 import { defineTool, ToolError } from '@aibuddy/registry';
-import type { ImpactAssessment, ToolDefinition } from '@aibuddy/registry';
+import type { ToolDefinition } from '@aibuddy/registry';
 import { SandboxBinaryFileError, SandboxNotFoundError } from '@aibuddy/sandbox';
 import type { ReadFileResult } from '@aibuddy/sandbox';
 import { z } from 'zod';
@@ -8,6 +8,7 @@ import { snapshotOf } from '../fs-context.js';
 import type { FsRunContext } from '../fs-context.js';
 import { formatBytes, shortHash } from '../format.js';
 import { staleReason } from '../read-tracker.js';
+import { sensitivePathImpact } from '../sensitive-paths.js';
 import { countLines, sha256 } from '../text.js';
 import { expectedReadContent, rereadWhole } from '../verify.js';
 
@@ -45,19 +46,6 @@ export function writeFileView(output: WriteFileOutput): string {
   );
 }
 
-/** Paths whose change alters how tools behave (git hooks and config run code on later commands). */
-function sensitivePath(path: string): ImpactAssessment | undefined {
-  const normalized = path.replace(/\\/g, '/').replace(/^\.\//, '');
-  if (/(^|\/)\.git\/(hooks\/|config$)/.test(normalized)) {
-    return {
-      target: path,
-      scope: 'repository configuration (runs on later git commands)',
-      impact: `Writing ${path} changes what git runs or where it pushes; a hook runs code on every later commit or push.`,
-    };
-  }
-  return undefined;
-}
-
 /** Creates `write_file`. */
 export function createWriteFileTool(run: FsRunContext): ToolDefinition<WriteFileInput, WriteFileOutput> {
   return defineTool({
@@ -69,7 +57,7 @@ export function createWriteFileTool(run: FsRunContext): ToolDefinition<WriteFile
       path: z.string().min(1, 'path is empty: give a file path relative to the workspace root.').describe('File, relative to the workspace root.'),
       content: z.string().max(run.limits.writeChars, `content is over ${run.limits.writeChars} characters; write large files in parts or generate them with execute.`).describe('The complete new content of the file.'),
     }),
-    impact: (input: WriteFileInput) => sensitivePath(input.path),
+    impact: (input: WriteFileInput) => sensitivePathImpact(input.path, 'Writing'),
     execute: async (input: WriteFileInput, { signal }) => {
       let before: ReadFileResult | undefined;
       let existed = false;

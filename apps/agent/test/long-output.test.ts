@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readEvents, replay, runCli, tempDir } from './helpers.js';
+
+function toolResultsInPrompt(messages: any[]): any[] {
+  return messages.filter((m) => m.role === 'tool').flatMap((m) => m.content.filter((p: any) => p.type === 'tool-result'));
+}
+
+describe('execute output longer than 30,000 characters', () => {
+  it('reaches the model as head and tail, the client in full, and is recoverable with view-call', async () => {
+    const dir = tempDir();
+    const workspace = join(dir, 'ws');
+    const events = join(dir, 'events.jsonl');
+    // 2,000 numbered lines of 40 characters: 80,000 characters.
+    const command = `node -e "for (let i = 1; i <= 2000; i++) console.log('row ' + String(i).padStart(5, '0') + ' ' + 'x'.repeat(29))"`;
+    const model = replay(dir, [{ toolCalls: [{ toolName: 'execute', input: { command }, id: 'big' }] }, { text: 'seen' }]);
+    const r = await runCli(['run', 'print a lot', '--model', model, '--workspace', workspace, '--task-id', 'long', '--events', events]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+
+    const log = readEvents(events);
+    const result = log.find((e) => e.type === 'tool-result' && e.toolCallId === 'big')!;
+    const full = result.client.stdout as string;
+    expect(full.length).toBe(80_000);
+    expect(full.split('\n').filter(Boolean)).toHaveLength(2000);
+
+    // What the model was sent, read from the request it received after the call.
+    const sent = toolResultsInPrompt(log.filter((e) => e.type === 'model-request').at(-1)!.messages).find((p) => p.toolCallId === 'big');
+    expect(sent.output).toEqual(result.model);
+    const text = String(sent.output.value);
+    expect(text.length).toBeLessThan(31_000);
+    expect(text).toContain('row 00001');
+    expect(text).toContain('row 02000');
+    expect(text).not.toContain('row 01000');
+    expect(text).toMatch(/omitted/);
+
+    // The compactor kept the raw result; view-call prints it byte for byte.
+    const compaction = log.find((e) => e.type === 'compaction' && e.toolCallId === 'big')!;
+    expect(compaction.pointer).toBe(join(workspace, '.aibuddy', 'compacted_outputs', 'long', 'big.json'));
+    expect(JSON.parse(readFileSync(compaction.pointer, 'utf8')).output.stdout).toBe(full);
+    const view = await runCli(['view-call', 'big', '--task-id', 'long', '--data-dir', join(workspace, '.aibuddy')]);
+    expect(view.code).toBe(0);
+    expect(view.stdout).toBe(full);
+    const missing = await runCli(['view-call', 'nope', '--data-dir', join(workspace, '.aibuddy')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/\[projection\] no saved result for call "nope".*Fix:/);
+  });
+});

@@ -1,0 +1,96 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEMO_MCP_SERVER_PATH } from '../src/demo.js';
+import { fixtures, readEvents, replay, runCli, tempDir } from './helpers.js';
+
+function mcpConfig(dir: string, servers: Record<string, unknown>): string {
+  const file = join(dir, 'mcp.json');
+  writeFileSync(file, JSON.stringify({ mcpServers: servers }));
+  return file;
+}
+
+const big = { command: process.execPath, args: [DEMO_MCP_SERVER_PATH] };
+const small = { command: process.execPath, args: [join(fixtures, 'small-mcp-server.mjs')] };
+
+describe('MCP servers from a config file', () => {
+  it('aibuddy tools --json: the 12-tool server is deferred with the reason, the 3-tool server is direct', async () => {
+    const dir = tempDir();
+    const r = await runCli(['tools', '--json', '--mcp-config', mcpConfig(dir, { big, small }), '--workspace', dir, '--model', replay(dir, [{ text: 'x' }])]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(Object.keys(report)).toEqual(expect.arrayContaining(['deferPath', 'direct', 'deferred', 'excluded']));
+    expect(report.deferPath).toBe('active-tools');
+    expect(report.deferred).toHaveLength(12);
+    for (const d of report.deferred) {
+      expect(d.server).toBe('big');
+      expect(d.name).toMatch(/^big__/);
+      expect(d.reason).toMatch(/12 tools, more than 10/);
+    }
+    const direct = report.direct.map((t: { name: string }) => t.name);
+    expect(direct).toEqual(expect.arrayContaining(['read_file', 'write_file', 'edit_file', 'execute', 'tool_search', 'small__echo', 'small__add', 'small__now']));
+    expect(report.direct.find((t: { name: string }) => t.name === 'small__echo').server).toBe('small');
+    expect(direct.some((n: string) => n.startsWith('big__'))).toBe(false);
+    expect(report.excluded).toEqual(expect.arrayContaining([{ key: 'skills', reason: expect.stringMatching(/--skills/) }]));
+  });
+
+  it('a deferred tool is found with tool_search, joins at the next step, and is called', async () => {
+    const dir = tempDir();
+    const events = join(dir, 'events.jsonl');
+    const model = replay(dir, [
+      { toolCalls: [{ toolName: 'big__convert_currency', input: { amount: 10, from: 'EUR', to: 'USD' }, id: 'too-early' }] },
+      { toolCalls: [{ toolName: 'tool_search', input: { query: 'convert money between currencies' }, id: 'search' }] },
+      { toolCalls: [{ toolName: 'big__convert_currency', input: { amount: 10, from: 'EUR', to: 'USD' }, id: 'convert' }, { toolName: 'small__add', input: { a: 2, b: 3 }, id: 'add' }] },
+      { text: 'converted' },
+    ]);
+    const r = await runCli(['run', 'convert 10 EUR', '--model', model, '--workspace', join(dir, 'ws'), '--mcp-config', mcpConfig(dir, { big, small }), '--events', events]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const log = readEvents(events);
+    const result = (id: string) => log.find((e) => e.type === 'tool-result' && e.toolCallId === id);
+    // Before the search, the deferred tool is known but not loaded: a discovery error that says to search.
+    expect(result('too-early')?.error).toMatchObject({ stage: 'discovery' });
+    expect(result('too-early')?.error.message).toMatch(/tool_search/);
+    const found = result('search')!.client.tools.map((t: { name: string }) => t.name);
+    expect(found[0]).toBe('big__convert_currency');
+    expect(result('convert')?.error).toBeUndefined();
+    expect(JSON.stringify(result('convert')?.model)).toContain('10 EUR = 11.00 USD');
+    expect(JSON.stringify(result('add')?.model)).toContain('5');
+    const requests = log.filter((e) => e.type === 'model-request');
+    expect(requests[0]!.tools).not.toContain('big__convert_currency');
+    expect(requests[2]!.tools).toContain('big__convert_currency');
+  });
+
+  it('a broken MCP server is reported with the stage, its stderr and the fix; the run goes on', async () => {
+    const dir = tempDir();
+    const broken = { command: process.execPath, args: ['-e', 'console.error("fatal: TOOLBOX_TOKEN is not set"); process.exit(3)'] };
+    const model = replay(dir, [{ toolCalls: [{ toolName: 'small__echo', input: { text: 'still here' } }] }, { text: 'ok' }]);
+    const r = await runCli(['run', 'echo', '--model', model, '--workspace', join(dir, 'ws'), '--mcp-config', mcpConfig(dir, { broken, small })]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/\[discovery\].*MCP server "broken" failed to start/);
+    expect(r.stderr).toContain('TOOLBOX_TOKEN is not set');
+    expect(r.stderr).toMatch(/Fix: .*"broken" entry of the MCP config/);
+    expect(r.stdout).toContain('echo: still here');
+  });
+
+  it('an invalid MCP config refuses to start, naming the stage, the problem and the fix', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'mcp.json');
+    writeFileSync(file, JSON.stringify({ mcpServers: { nocommand: { args: ['x'] } } }));
+    const r = await runCli(['tools', '--mcp-config', file, '--workspace', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\[discovery\]/);
+    expect(r.stderr).toContain('nocommand');
+    expect(r.stderr).toMatch(/command/);
+
+    writeFileSync(file, '{ "mcpServers": { ,, }');
+    const bad = await runCli(['run', 'x', '--mcp-config', file, '--workspace', dir]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/\[discovery\].*not valid JSON/);
+
+    const missing = await runCli(['tools', '--mcp-config', join(dir, 'nope.json'), '--workspace', dir]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/\[discovery\].*does not exist; check the --mcp-config path/);
+  });
+});
