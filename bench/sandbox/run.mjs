@@ -135,11 +135,18 @@ try {
       const devNull = await timeIt(
         () => new Promise((res) => spawn('bash', ['-c', `${command} > /dev/null`], { stdio: 'ignore' }).on('close', res)),
       );
+      // A second baseline: the bare cost of piping the same bytes into Node and dropping them.
+      const piped = child(`const { spawn } = await import('node:child_process');
+        const before = await ${HWM};
+        const t = performance.now();
+        await new Promise((res) => { const p = spawn('bash', ['-c', ${JSON.stringify(command)}], { stdio: ['ignore', 'pipe', 'pipe'] }); p.stdout.on('data', () => {}); p.on('close', res); });
+        const ms = performance.now() - t;
+        console.log(JSON.stringify({ before, after: await ${HWM}, ms }));`);
       row(
         `exec 1 GB of output${live ? ' with a live onStdout listener' : ''} (cap 1 MiB, truncated=${r.truncated})`,
         `${fmt(1024 / (r.ms / 1000), 0)} MB/s, peak RSS ${fmt(r.after / MB)} MB (growth ${fmt((r.after - r.before) / MB)} MB)`,
-        `same command > /dev/null: ${fmt(1024 / (devNull / 1000), 0)} MB/s`,
-        `${fmt(devNull / r.ms, 2)}x of /dev/null speed`,
+        `same command > /dev/null: ${fmt(1024 / (devNull / 1000), 0)} MB/s; raw spawn piping into Node: ${fmt(1024 / (piped.ms / 1000), 0)} MB/s, RSS growth ${fmt((piped.after - piped.before) / MB)} MB`,
+        `${fmt(devNull / r.ms, 2)}x of /dev/null speed, ${fmt(piped.ms / r.ms, 2)}x of raw piping`,
         'RSS growth <= 64 MB',
       );
     }

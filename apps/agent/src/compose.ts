@@ -17,7 +17,7 @@ import {
 } from '@aibuddy/discovery';
 import type { DeferralDecision, DeferredToolCatalog, McpConfig, McpManager } from '@aibuddy/discovery';
 import { assertConsistent, resolveToolSet, TOOL_CONFIG_METAS, TOOL_NAME_MAP } from '@aibuddy/registry';
-import type { ResolvedToolSet, ServerToolConfig, ToolServices } from '@aibuddy/registry';
+import type { ResolvedToolSet, ServerToolConfig, ToolConfigMeta, ToolServices } from '@aibuddy/registry';
 import { createAiTools, createConfirmationGate, interactionToolConfig } from '@aibuddy/runtime';
 import type { RuntimeEvent } from '@aibuddy/runtime';
 import { createSandbox } from '@aibuddy/sandbox';
@@ -73,6 +73,15 @@ export interface ComposeAgentOptions {
   signal?: AbortSignal;
   /** Problems that do not stop the run (an MCP server that failed to start), as sentences. */
   onWarning?: (message: string) => void;
+  /**
+   * Tool groups of another host, composed after the built-in ones. Each needs its metadata in
+   * `extraMetas` and its tool names in `extraNameMap`; `assertConsistent` refuses to start otherwise.
+   */
+  extraConfigs?: readonly ServerToolConfig[];
+  /** Metadata of `extraConfigs`, by config key. */
+  extraMetas?: Readonly<Record<string, ToolConfigMeta>>;
+  /** Tool name → config key for `extraConfigs`. */
+  extraNameMap?: Readonly<Record<string, string>>;
 }
 
 /** A composed agent: AI SDK call settings plus what the host prints and closes. */
@@ -203,11 +212,12 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       skillsDir,
       onSkillProblems: (problems) => warn(`[discovery] skills: ${problems.map((p) => JSON.stringify(p)).join('; ')}`),
     });
-    const mcpConfigs = mcp?.toolConfigs() ?? [];
+    const mcpConfigs = [...(options.extraConfigs ?? []), ...(mcp?.toolConfigs() ?? [])];
+    // Refuses to start on any mismatch, listing every problem (RegistryConsistencyError).
     assertConsistent({
       configs: [...configs, ...mcpConfigs],
-      metas: { ...TOOL_CONFIG_METAS, ...(mcp?.configMetas() ?? {}) },
-      nameMap: { ...TOOL_NAME_MAP, ...(mcp?.nameMap() ?? {}) },
+      metas: { ...TOOL_CONFIG_METAS, ...options.extraMetas, ...(mcp?.configMetas() ?? {}) },
+      nameMap: { ...TOOL_NAME_MAP, ...options.extraNameMap, ...(mcp?.nameMap() ?? {}) },
     });
 
     // Compaction events of results whose tool-result is still being written go out right after
@@ -244,7 +254,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       ...(gate.interaction ? { interaction: gate.interaction } : {}),
     };
     const resolved: ResolvedToolSet = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task: { id: options.taskId } });
-    activeSet.update({ core: resolved.tools.filter((t) => !t.configKey.startsWith('mcp:')).map((t) => t.definition.name) });
+    activeSet.update({ core: resolved.tools.filter((t) => t.core).map((t) => t.definition.name) });
 
     const tools = createAiTools(resolved, {
       services,

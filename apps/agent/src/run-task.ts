@@ -59,8 +59,9 @@ function streamToolError(error: unknown): { stage: ToolStage; message: string } 
   }
   // The SDK may hand over only the message (a string) for calls it refused itself.
   const message = error instanceof Error ? error.message : String(error);
-  const tagged = /^\[(discovery|parameters|authorization|execution|projection|verification)\]/.exec(message)?.[1] as ToolStage | undefined;
-  if (tagged) return { stage: tagged, message };
+  // A ToolError thrown by a repair function arrives wrapped ("Error repairing tool call: [discovery] ...").
+  const tagged = /\[(discovery|parameters|authorization|execution|projection|verification)\]/.exec(message);
+  if (tagged) return { stage: tagged[1] as ToolStage, message: message.slice(tagged.index) };
   const stage: ToolStage =
     NoSuchToolError.isInstance(error) || /unavailable tool|no such tool/i.test(message)
       ? 'discovery'
@@ -140,13 +141,15 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
         case 'tool-error':
           if (!reported.has(part.toolCallId)) {
             const { stage, message } = streamToolError(part.error);
+            // What the SDK sends the model for a refused call: the error's message as it is.
+            const sent = part.error instanceof Error ? part.error.message : String(part.error);
             emit({ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
             emit({
               type: 'tool-result',
               toolCallId: part.toolCallId,
               toolName: part.toolName,
               client: { error: { stage, message } },
-              model: { type: 'error-text', value: message },
+              model: { type: 'error-text', value: sent },
               error: { stage, message },
               durationMs: 0,
             });
@@ -180,5 +183,5 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
     status = 'completed';
   }
   emit({ type: 'run-end', status, steps, ...(error ? { error } : {}) });
-  return { status, text, steps, ...(error ? { error } : {}), taskId: agent.taskId, workspace: agent.workspace, dataDir: agent.dataDir };
+  return { status, text: text.trimEnd(), steps, ...(error ? { error } : {}), taskId: agent.taskId, workspace: agent.workspace, dataDir: agent.dataDir };
 }

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './helpers.js';
 
-describe('aibuddy command line', () => {
+describe('aibuddy command line', { timeout: 120_000 }, () => {
   it('prints the usage with --help and exits 0', async () => {
     const r = await runCli(['--help']);
     expect(r.code).toBe(0);
@@ -12,28 +12,13 @@ describe('aibuddy command line', () => {
     expect(r.stdout).toContain('view-call');
   });
 
-  const bad: Array<[string, string[], RegExp]> = [
-    ['an unknown command', ['fly'], /unknown command "fly"/],
-    ['an unknown option', ['run', '--frobnicate'], /Unknown option '--frobnicate'/],
-    ['both --yes and --no', ['run', 'x', '--yes', '--no'], /--yes and --no contradict/],
-    ['a bad --defer-path', ['tools', '--defer-path', 'sideways'], /--defer-path must be auto, native or active-tools/],
-    ['a model spec without provider', ['run', 'x', '--model', 'gpt-5'], /not a model spec.*anthropic:MODEL/],
-    ['an unknown provider', ['run', 'x', '--model', 'mistral:large'], /not a model spec/],
-    ['openai-compatible without --base-url', ['run', 'x', '--model', 'openai-compatible:llama'], /needs --base-url/],
-    ['a bad --base-url', ['run', 'x', '--model', 'openai:gpt-5', '--base-url', 'localhost'], /not a URL/],
-    ['an unquoted task', ['run', 'fix', 'the', 'bug'], /Quote the task/],
-    ['a hostile task id', ['run', 'x', '--task-id', '../etc'], /--task-id "..\/etc" may only contain/],
-    ['view-call without id', ['view-call'], /needs the tool call id/],
-    ['a missing replay file', ['run', 'x', '--model', 'replay:/nonexistent/replay.json'], /cannot read the file \(ENOENT\)/],
-  ];
-  for (const [what, args, message] of bad) {
-    it(`exits 2 and names the fix for ${what}`, async () => {
-      const r = await runCli(args);
-      expect(r.code).toBe(2);
-      expect(r.stderr).toMatch(message);
-      expect(r.stderr).toContain('aibuddy --help');
-    });
-  }
+  // Every parsing rule is unit-tested in src/args.test.ts; here the built binary shows the exit code and hint.
+  it('exits 2 and names the fix for a bad argument', async () => {
+    const r = await runCli(['run', 'x', '--yes', '--no']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--yes and --no contradict each other; pass at most one/);
+    expect(r.stderr).toContain('aibuddy --help');
+  });
 
   it('exits 2 for a replay script of the wrong shape, naming the step', async () => {
     const dir = tempDir();

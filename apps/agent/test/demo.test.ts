@@ -9,7 +9,7 @@ function toolResultsInPrompt(messages: any[]): any[] {
   return messages.filter((m) => m.role === 'tool').flatMap((m) => m.content.filter((p: any) => p.type === 'tool-result'));
 }
 
-describe('the built-in demo (no model, no key, no network)', () => {
+describe('the built-in demo (no model, no key, no network)', { timeout: 120_000 }, () => {
   it('runs the whole system in a fresh temporary workspace, logs every event type, and exits 0', async () => {
     const cwd = tempDir('aibuddy-cwd-');
     const events = join(tempDir(), 'events.jsonl');

@@ -49,7 +49,7 @@ export function startCli(args: string[], options: { env?: Record<string, string>
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 20_000);
+  const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 90_000);
   const result = new Promise<CliResult>((resolveResult) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer);

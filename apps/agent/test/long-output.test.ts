@@ -7,7 +7,7 @@ function toolResultsInPrompt(messages: any[]): any[] {
   return messages.filter((m) => m.role === 'tool').flatMap((m) => m.content.filter((p: any) => p.type === 'tool-result'));
 }
 
-describe('execute output longer than 30,000 characters', () => {
+describe('execute output longer than 30,000 characters', { timeout: 120_000 }, () => {
   it('reaches the model as head and tail, the client in full, and is recoverable with view-call', async () => {
     const dir = tempDir();
     const workspace = join(dir, 'ws');

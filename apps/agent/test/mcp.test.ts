@@ -13,7 +13,7 @@ function mcpConfig(dir: string, servers: Record<string, unknown>): string {
 const big = { command: process.execPath, args: [DEMO_MCP_SERVER_PATH] };
 const small = { command: process.execPath, args: [join(fixtures, 'small-mcp-server.mjs')] };
 
-describe('MCP servers from a config file', () => {
+describe('MCP servers from a config file', { timeout: 120_000 }, () => {
   it('aibuddy tools --json: the 12-tool server is deferred with the reason, the 3-tool server is direct', async () => {
     const dir = tempDir();
     const r = await runCli(['tools', '--json', '--mcp-config', mcpConfig(dir, { big, small }), '--workspace', dir, '--model', replay(dir, [{ text: 'x' }])]);
@@ -87,10 +87,10 @@ describe('MCP servers from a config file', () => {
     writeFileSync(file, '{ "mcpServers": { ,, }');
     const bad = await runCli(['run', 'x', '--mcp-config', file, '--workspace', dir]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toMatch(/\[discovery\].*not valid JSON/);
+    expect(bad.stderr).toMatch(/\[discovery\][\s\S]*not valid JSON/);
 
     const missing = await runCli(['tools', '--mcp-config', join(dir, 'nope.json'), '--workspace', dir]);
     expect(missing.code).toBe(1);
-    expect(missing.stderr).toMatch(/\[discovery\].*does not exist; check the --mcp-config path/);
+    expect(missing.stderr).toMatch(/\[discovery\][\s\S]*does not exist; check the --mcp-config path/);
   });
 });

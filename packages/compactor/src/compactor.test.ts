@@ -10,6 +10,7 @@ import { scriptedModel } from '@aibuddy/test-utils';
 import { createCompactor } from './compactor.js';
 import type { CompactionEvent, CompactionInput } from './compactor.js';
 import type { CompactorError } from './errors.js';
+import { createResultStore } from './result-store.js';
 import { createTokenCounter } from './token-counter.js';
 import { textWithTokens } from './__fixtures__/texts.js';
 
@@ -258,6 +259,29 @@ describe('stopping', () => {
     await compactor.close();
     expect(() => compactor.tokenCounter.count('x')).toThrow(/freed/);
     expect(await compactor.compact(endInfo(textWithTokens(3_000)))).toMatchObject({ kind: 'untouched', reason: 'the compactor is closed' });
+  });
+});
+
+describe('failures', () => {
+  it('a store that cannot write (disk full) keeps the full view and reports a warning', async () => {
+    const full = createResultStore({ dataDir, beforeRename: () => Promise.reject(new Error('ENOSPC: no space left on device')) });
+    const { compactor, events, warnings } = setup({ store: full });
+    expect(await throughHooks(compactor.hooks, endInfo(textWithTokens(3_000)))).toBeUndefined();
+    expect(events).toEqual([]);
+    expect(warnings[0]?.message).toMatch(/ENOSPC/);
+    expect(warnings[0]?.stage).toBe('projection');
+  });
+
+  it('a throwing compact hook falls back to the default policy', async () => {
+    const { compactor, events, warnings } = setup();
+    const broken = tool({
+      compact: () => {
+        throw new Error('hook bug');
+      },
+    });
+    expect(await throughHooks(compactor.hooks, endInfo(textWithTokens(3_000), broken))).toBeDefined();
+    expect(events[0]).toMatchObject({ strategy: 'trim', source: 'default' });
+    expect(warnings[0]?.message).toMatch(/hook bug/);
   });
 });
 

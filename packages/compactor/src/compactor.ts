@@ -334,7 +334,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
       toolName: input.toolName,
       input: input.input,
       output: input.output,
-      modelText: text,
+      modelText: text === input.output ? null : text,
       strategy,
       originalTokens: tokens,
       compactedTokens,

@@ -28,6 +28,7 @@ export type { RebuildContextOptions } from './rebuild-context.js';
 export { COMPACTED_OUTPUTS_DIR, createResultStore, NO_TASK_FOLDER } from './result-store.js';
 export type { PruneReport, ResultStore, ResultStoreOptions, RetentionPolicy, StoredResult } from './result-store.js';
 export { safeName } from './safe-name.js';
+export type { SafeNameOptions } from './safe-name.js';
 export { summarizeResult } from './summarize.js';
 export type { SummarizeArgs } from './summarize.js';
 export {

@@ -64,18 +64,22 @@ const HOSTILE_IDS = [
 
 describe('safeName', () => {
   it('maps every hostile id to a distinct, single path segment', () => {
-    const names = HOSTILE_IDS.map(safeName);
+    const names = HOSTILE_IDS.map((id) => safeName(id));
     expect(new Set(names).size).toBe(HOSTILE_IDS.length);
-    // Distinct also on case-insensitive file systems.
-    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(HOSTILE_IDS.length);
-    for (const name of names) {
+    // On a case-insensitive file system the names stay distinct after case folding.
+    const folded = HOSTILE_IDS.map((id) => safeName(id, { caseInsensitive: true }));
+    expect(new Set(folded.map((n) => n.toLowerCase())).size).toBe(HOSTILE_IDS.length);
+    for (const name of [...names, ...folded]) {
       expect(name).not.toMatch(/[/\\\u0000]/);
       expect(name).not.toBe('.');
       expect(name).not.toBe('..');
       expect(name.length).toBeGreaterThan(0);
       expect(name.length).toBeLessThanOrEqual(200);
     }
+    // Usual provider ids keep their literal name: <toolCallId>.json.
     expect(safeName('call_abc-1')).toBe('call_abc-1');
+    expect(safeName('toolu_01AbCdEf')).toBe('toolu_01AbCdEf');
+    expect(safeName('toolu_01AbCdEf', { caseInsensitive: true })).toMatch(/^~[0-9a-f]+$/);
   });
 });
 
@@ -93,7 +97,7 @@ describe('createResultStore', () => {
       expect(back?.toolCallId).toBe(id);
       expect(back?.output).toBe(`raw output of ${id}`);
     }
-    const files = await listAll(store.root);
+    const files = (await listAll(store.root)).filter((f) => !f.includes('.Case-Probe'));
     expect(files).toHaveLength(HOSTILE_IDS.length);
     expect(files.every((f) => !relative(dataDir, f).startsWith('..'))).toBe(true);
   });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ModelOutput } from '@aibuddy/registry';
 import { CompactorError } from './errors.js';
@@ -24,8 +24,8 @@ export interface StoredResult {
   input: unknown;
   /** The raw output of the call. */
   output: unknown;
-  /** The model view before compaction, as text (what `view_tool_call` pages through). */
-  modelText: string;
+  /** The model view before compaction, as text; `null` when it is the output string itself (stored once). */
+  modelText: string | null;
   /** How the result was compacted. */
   strategy: 'trim' | 'summary';
   /** Tokens of the model view before compaction. */
@@ -77,7 +77,10 @@ export interface PruneReport {
 export interface ResultStore {
   /** The `compacted_outputs` folder. */
   readonly root: string;
-  /** Where the record of one call lives (ids encoded by {@link safeName}). */
+  /**
+   * Where the record of one call lives (ids encoded by {@link safeName}; exact once the store has
+   * written or read once, which probes whether the file system folds case).
+   */
   pathFor(taskId: string | undefined, toolCallId: string): string;
   /**
    * Writes a record atomically (temp file, fsync, rename). When `signal` aborts before the
@@ -90,8 +93,23 @@ export interface ResultStore {
   prune(policy?: RetentionPolicy): Promise<PruneReport>;
 }
 
-function taskFolder(taskId: string | undefined | null): string {
-  return taskId === undefined || taskId === null ? NO_TASK_FOLDER : safeName(taskId);
+/**
+ * Whether the file system under `dir` folds case, probed once with a real file: ids that differ
+ * only in case must not share a file there.
+ */
+async function probeCaseInsensitive(dir: string): Promise<boolean> {
+  await mkdir(dir, { recursive: true });
+  const name = `.Case-Probe-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const path = join(dir, name);
+  await writeFile(path, '');
+  try {
+    return await stat(join(dir, name.toLowerCase())).then(
+      () => true,
+      () => false,
+    );
+  } finally {
+    await rm(path, { force: true });
+  }
 }
 
 function isMissing(error: unknown): boolean {
@@ -108,9 +126,23 @@ export function createResultStore(options: ResultStoreOptions): ResultStore {
   const pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
   const staleTempMs = options.staleTempMs ?? 10 * 60_000;
   let lastPrune = -Infinity;
+  let caseInsensitive = false;
+  let probed: Promise<void> | undefined;
+  const ready = () =>
+    (probed ??= probeCaseInsensitive(root).then(
+      (folds) => {
+        caseInsensitive = folds;
+      },
+      () => {
+        // Cannot probe (read-only data dir): assume the cautious, case-folding rule.
+        caseInsensitive = true;
+      },
+    ));
 
+  const taskFolder = (taskId: string | undefined | null) =>
+    taskId === undefined || taskId === null ? NO_TASK_FOLDER : safeName(taskId, { caseInsensitive });
   const pathFor = (taskId: string | undefined | null, toolCallId: string) =>
-    join(root, taskFolder(taskId), `${safeName(toolCallId)}.json`);
+    join(root, taskFolder(taskId), `${safeName(toolCallId, { caseInsensitive })}.json`);
 
   const prune = async (policy: RetentionPolicy | undefined = options.retention): Promise<PruneReport> => {
     lastPrune = now();
@@ -171,9 +203,10 @@ export function createResultStore(options: ResultStoreOptions): ResultStore {
     root,
     pathFor: (taskId, toolCallId) => pathFor(taskId, toolCallId),
     async write(record, signal) {
+      await ready();
       const finalPath = pathFor(record.taskId, record.toolCallId);
       const dir = join(root, taskFolder(record.taskId));
-      const tempPath = join(dir, `.${safeName(record.toolCallId).slice(0, 80)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+      const tempPath = join(dir, `.${safeName(record.toolCallId, { caseInsensitive }).slice(0, 80)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
       const data = JSON.stringify(record);
       try {
         if (signal?.aborted) throw signal.reason;
@@ -197,6 +230,7 @@ export function createResultStore(options: ResultStoreOptions): ResultStore {
       return finalPath;
     },
     async read(taskId, toolCallId) {
+      await ready();
       let text: string;
       try {
         text = await readFile(pathFor(taskId, toolCallId), 'utf8');

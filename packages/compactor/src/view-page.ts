@@ -44,7 +44,7 @@ export interface ViewPage {
 
 /** The text `view_tool_call` pages through for one part of a record. */
 export function partText(record: StoredResult, part: ViewPart): string {
-  const value = part === 'output' ? record.output : part === 'input' ? record.input : record.modelText;
+  const value = part === 'output' ? record.output : part === 'input' ? record.input : (record.modelText ?? record.output);
   if (typeof value === 'string') return value;
   return JSON.stringify(value, null, 2) ?? 'null';
 }

@@ -132,6 +132,8 @@ describe('view_tool_call', () => {
     expect(recovered).toBe(RAW);
     expect(Buffer.from(recovered, 'utf8').equals(Buffer.from(RAW, 'utf8'))).toBe(true);
 
+    const modelView = await readAll((offset) => view.execute({ toolCallId: 'toolu_01Restart/../x', offset, limit: 50_000, part: 'model' }, context('task-restart')));
+    expect(modelView).toBe(RAW);
     const input = await view.execute({ toolCallId: 'toolu_01Restart/../x', part: 'input' }, context('task-restart'));
     expect(JSON.parse(input.content)).toEqual({ path: '/var/log/huge.log' });
 

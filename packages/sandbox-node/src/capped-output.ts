@@ -39,22 +39,26 @@ export class CappedOutput {
     return this.total > this.cap;
   }
 
+  /**
+   * Adds a chunk. Chunks are kept by reference, not copied: a child process's pipe hands out a
+   * fresh buffer per read, and copying 1 GB of output only feeds the garbage collector.
+   */
   push(chunk: Buffer): void {
     this.total += chunk.length;
     let rest = chunk;
     if (this.headBytes < this.half) {
       const take = Math.min(this.half - this.headBytes, rest.length);
-      this.head.push(Buffer.from(rest.subarray(0, take)));
+      this.head.push(rest.subarray(0, take));
       this.headBytes += take;
       rest = rest.subarray(take);
     }
     if (rest.length === 0) return;
     if (rest.length >= this.half) {
-      this.tail = [Buffer.from(rest.subarray(rest.length - this.half))];
+      this.tail = [rest.subarray(rest.length - this.half)];
       this.tailBytes = this.half;
       return;
     }
-    this.tail.push(Buffer.from(rest));
+    this.tail.push(rest);
     this.tailBytes += rest.length;
     while (this.tailBytes > this.half) {
       const first = this.tail[0]!;

@@ -22,14 +22,19 @@ function occurrences(haystack: string, needle: string): number[] {
   }
 }
 
-function lineOf(text: string, index: number): number {
+/** 1-based line numbers of ascending indexes, in one pass over the text. */
+function linesOf(text: string, indexes: number[]): number[] {
+  const lines: number[] = [];
   let line = 1;
-  let i = text.indexOf('\n');
-  while (i !== -1 && i < index) {
-    line++;
-    i = text.indexOf('\n', i + 1);
+  let from = 0;
+  for (const index of indexes) {
+    for (let nl = text.indexOf('\n', from); nl !== -1 && nl < index; nl = text.indexOf('\n', nl + 1)) {
+      line++;
+      from = nl + 1;
+    }
+    lines.push(line);
   }
-  return line;
+  return lines;
 }
 
 /** Replaces at the given indexes by plain concatenation, so `$&`, `$1` and the like stay literal. */
@@ -97,7 +102,7 @@ export function applyEdit(rel: string, bytes: Buffer, edit: EditSpec): { data: B
     );
   }
   if (at.length > 1 && !edit.replaceAll) {
-    const lines = at.map((i) => lineOf(original, i));
+    const lines = linesOf(original, at);
     const shown = lines.slice(0, 20).join(', ') + (lines.length > 20 ? ', ...' : '');
     throw new SandboxEditError(
       `editFile: the old text occurs ${at.length} times in "${rel}" (at lines ${shown}). ` +
@@ -109,7 +114,7 @@ export function applyEdit(rel: string, bytes: Buffer, edit: EditSpec): { data: B
   const data = Buffer.from(text, 'utf8');
   return {
     data,
-    result: { path: rel, replacements: at.length, lines: starts.map((i) => lineOf(text, i)), size: data.length },
+    result: { path: rel, replacements: at.length, lines: linesOf(text, starts), size: data.length },
   };
 }
 

@@ -86,7 +86,7 @@ export function runCommand(
   // environment still finds it. (Under bubblewrap the PID namespace ends such processes.)
   const marker = `AIBUDDY_SANDBOX_RUN=${randomBytes(8).toString('hex')}`;
   if (isolation === 'none') env.AIBUDDY_SANDBOX_RUN = marker.slice(marker.indexOf('=') + 1);
-  const strays = (pgid: number) => (isolation === 'none' ? markedStrays(marker, pgid) : []);
+  const strays = (pgid: number) => (isolation === 'none' ? markedStrays(marker, pgid, pgid) : []);
 
   const started = performance.now();
   return new Promise<ExecResult>((resolvePromise, reject) => {
@@ -197,8 +197,10 @@ export function runCommand(
       running.delete(handle);
       reject(error);
     });
+    let afterExit: (() => void) | undefined;
     child.on('close', () => {
       closed = true;
+      afterExit?.();
     });
     child.on('exit', (code, signal) => {
       exited = true;
@@ -206,18 +208,18 @@ export function runCommand(
       clearTimeout(timer);
       exitCode = code;
       exitSignal = signal;
-      // Let the pipes drain; if something in the group still holds them, end the group.
-      const drainUntil = Date.now() + settings.drainMs;
-      const wait = () => {
-        if (closed || Date.now() >= drainUntil) {
-          // Pipes drained (or held past the drain window): end whatever the command left behind.
-          if (pgid === undefined || (!groupAlive(pgid) && strays(pgid).length === 0)) return finish();
-          void terminate().then(finish);
-          return;
-        }
-        setTimeout(wait, 5);
+      // Let the pipes drain; then end whatever the command left behind (background children
+      // holding the pipes, or not), so the call returns now and nothing keeps running.
+      let done = false;
+      const drainTimer = setTimeout(() => afterExit?.(), settings.drainMs);
+      afterExit = () => {
+        if (done) return;
+        done = true;
+        clearTimeout(drainTimer);
+        if (pgid === undefined || (!groupAlive(pgid) && strays(pgid).length === 0)) return finish();
+        void terminate().then(finish);
       };
-      wait();
+      if (closed) afterExit();
     });
   });
 }

@@ -14,7 +14,7 @@ export function bubblewrapProblem(binary: string): string | undefined {
   if (probe.has(binary)) return probe.get(binary);
   const run = spawnSync(
     binary,
-    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--unshare-pid', '--unshare-net', '--die-with-parent', '--', 'true'],
+    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--', 'true'],
     { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 },
   );
   const problem =

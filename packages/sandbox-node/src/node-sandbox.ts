@@ -85,7 +85,10 @@ export class NodeSandbox implements ISandbox {
   private readonly ripgrep: string | false;
   private readonly running = new Set<RunningCommand>();
 
-  /** Use `createNodeSandbox`, which checks the root first. */
+  /**
+   * Use `createNodeSandbox`, which checks the root first.
+   * @internal
+   */
   constructor(rootInfo: Root, config: NodeSandboxConfig) {
     this.rootInfo = rootInfo;
     this.root = rootInfo.real;

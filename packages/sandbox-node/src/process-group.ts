@@ -3,9 +3,11 @@ import { readdirSync, readFileSync } from 'node:fs';
 /**
  * Live processes, other than members of `pgid`, whose environment carries `marker`
  * (`NAME=value`): what a command started with `setsid` or double-forking to leave its process
- * group. Linux only; empty elsewhere.
+ * group. Only pids above `minPid` are read: a command's descendants get higher pids (unless the
+ * pid space wrapped around, so this is best effort; bubblewrap's PID namespace is the guarantee).
+ * Linux only; empty elsewhere.
  */
-export function markedStrays(marker: string, pgid: number): number[] {
+export function markedStrays(marker: string, pgid: number, minPid: number): number[] {
   let pids: string[];
   try {
     pids = readdirSync('/proc');
@@ -15,14 +17,15 @@ export function markedStrays(marker: string, pgid: number): number[] {
   const needle = Buffer.from(`\0${marker}\0`);
   const first = Buffer.from(`${marker}\0`);
   const found: number[] = [];
-  for (const pid of pids) {
-    if (pid.charCodeAt(0) < 48 || pid.charCodeAt(0) > 57) continue;
+  for (const name of pids) {
+    const pid = Number(name);
+    if (!(pid > minPid)) continue;
     try {
-      const env = readFileSync(`/proc/${pid}/environ`);
+      const env = readFileSync(`/proc/${name}/environ`);
       if (!(env.includes(needle) || env.subarray(0, first.length).equals(first))) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (fields[0] !== 'Z' && fields[0] !== 'X' && Number(fields[2]) !== pgid) found.push(Number(pid));
+      if (fields[0] !== 'Z' && fields[0] !== 'X' && Number(fields[2]) !== pgid) found.push(pid);
     } catch {
       // gone, or not ours to read
     }
@@ -31,22 +34,24 @@ export function markedStrays(marker: string, pgid: number): number[] {
 }
 
 /**
- * Whether a process group still has a live member. On Linux this reads /proc and ignores
- * zombies: a killed process reparented to a container init that reaps slowly still answers
- * `kill(-pgid, 0)`, yet it is dead. Elsewhere it falls back to `kill(-pgid, 0)`.
+ * Whether a process group still has a live member. `kill(-pgid, 0)` answers "no" cheaply; when
+ * it says "yes", /proc is read (on Linux) to ignore zombies: a killed process reparented to a
+ * container init that reaps slowly still answers `kill`, yet it is dead.
  */
 export function groupAlive(pgid: number): boolean {
+  if (!killZeroAlive(pgid)) return false;
   let pids: string[];
   try {
     pids = readdirSync('/proc');
   } catch {
-    return killZeroAlive(pgid);
+    return true;
   }
-  for (const pid of pids) {
-    if (pid.charCodeAt(0) < 48 || pid.charCodeAt(0) > 57) continue;
+  for (const name of pids) {
+    // Members are the leader and its descendants; same best-effort pid ordering as above.
+    if (!(Number(name) >= pgid)) continue;
     let stat: string;
     try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
     } catch {
       continue;
     }

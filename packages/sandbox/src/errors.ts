@@ -53,7 +53,9 @@ function defineSandboxError(className: string, code: SandboxErrorCode) {
   };
 }
 
-type SandboxErrorClass<N extends string> = {
+/** The shape of each sandbox error class: a constructor plus a cross-copy `isInstance`. */
+export type SandboxErrorClass<N extends string> = {
+  /** Creates the error; `path` is the path concerned as given, `cause` the underlying error. */
   new (message: string, options?: { path?: string; cause?: unknown }): SandboxError & { readonly name: N };
   /** True for an error of this class, from any copy of this package. */
   isInstance(error: unknown): error is SandboxError;

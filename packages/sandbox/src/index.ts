@@ -39,6 +39,6 @@ export {
   SandboxTooLargeError,
   SandboxUnavailableError,
 } from './errors.js';
-export type { SandboxErrorCode } from './errors.js';
+export type { SandboxErrorClass, SandboxErrorCode } from './errors.js';
 export { AVAILABLE_SANDBOX_TYPES, createSandbox, registerNodeSandboxFactory } from './create-sandbox.js';
 export type { NodeSandboxFactory } from './create-sandbox.js';

@@ -111,6 +111,13 @@ describe('edit_file', () => {
     expect(await disk('trail.js')).toBe('function a() {\n  return 2;\n}\n');
   });
 
+  it('combines tolerances: a CRLF file with trailing spaces and tab indentation, edited with LF, spaces and no trailing spaces', async () => {
+    await put('mixed.cs', 'class A {\r\n\tvoid M() {  \r\n\t\tRun();\r\n\t}\r\n}\r\n');
+    const seen = await edit('mixed.cs', { old_text: '    void M() {\n        Run();\n    }', new_text: '    void M() {\n        Run(1);\n    }' });
+    expect(seen.text).toMatch(/^Edited mixed\.cs: 1 replacement at line 2\. Tolerant match: indentation and whitespace differences ignored; new text re-indented to match the file\./);
+    expect(await disk('mixed.cs')).toBe('class A {\r\n\tvoid M() {\r\n\t\tRun(1);\r\n\t}\r\n}\r\n');
+  });
+
   it('refuses a tolerant match that is not unique, and changes nothing', async () => {
     await put('twins.py', 'if a:\n    go()\nif a:\n\tgo()\n');
     const seen = await edit('twins.py', { old_text: 'if a:\n  go()', new_text: 'if b:\n  go()' });

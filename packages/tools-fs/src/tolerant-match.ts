@@ -63,8 +63,15 @@ function lineOf(text: string, offset: number): number {
   return line;
 }
 
-const trailingLevel = (line: string) => mapSpaces(line).replace(ZERO_WIDTH, '').replace(/[ \t]+$/, '');
-const whitespaceLevel = (line: string) => mapSpaces(line).replace(ZERO_WIDTH, '').trim().replace(/\s+/g, ' ');
+const SPECIAL = /[\u00a0\u1680\u2000-\u200d\u202f\u205f\u2060\u3000\ufeff]/;
+const unspecial = (line: string) => (SPECIAL.test(line) ? mapSpaces(line).replace(ZERO_WIDTH, '') : line);
+const trailingLevel = (line: string) => unspecial(line).replace(/[ \t]+$/, '');
+const MULTI_SPACE = /\s{2,}|[^\S ]/;
+const whitespaceLevel = (line: string) => {
+  const trimmed = unspecial(line).trim();
+  // Most lines have single plain spaces only: skip the replace for them.
+  return MULTI_SPACE.test(trimmed) ? trimmed.replace(/\s+/g, ' ') : trimmed;
+};
 
 interface LineIndex {
   lines: string[];
@@ -166,7 +173,7 @@ export function matchEdit(text: string, oldText: string, newText: string, replac
   }
   if (exact.length > 1) return { kind: 'ambiguous', lines: exact.map((at) => lineOf(text, at)), tolerant: false };
 
-  const spaced = occurrences(mapSpaces(text), mapSpaces(oldText));
+  const spaced = SPECIAL.test(text) || SPECIAL.test(oldText) ? occurrences(mapSpaces(text), mapSpaces(oldText)) : [];
   if (spaced.length === 1) {
     return { kind: 'matched', ranges: [{ start: spaced[0]!, end: spaced[0]! + oldText.length }], tolerated: ['Unicode spaces (for example non-breaking spaces) treated as plain spaces'], newText };
   }

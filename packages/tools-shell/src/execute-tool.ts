@@ -140,7 +140,6 @@ export function createExecuteTool(sandbox: ISandbox, options: ExecuteToolOptions
     execute: (input: ExecuteInput, context: ToolExecutionContext) =>
       runExecute(sandbox, input, context, { defaultTimeoutMs, graceMs, maxModelChars, maxRawChars, env: options.env }),
     toModelOutput: ({ output }) => formatExecuteModelView(output, maxModelChars).text,
-    toClient: ({ output }) => output,
   });
 }
 
@@ -153,7 +152,7 @@ interface RunSettings {
 }
 
 async function runExecute(sandbox: ISandbox, input: ExecuteInput, context: ToolExecutionContext, settings: RunSettings): Promise<ExecuteOutput> {
-  const timeoutMs = input.timeout === undefined ? settings.defaultTimeoutMs : Math.round(input.timeout * 1000);
+  const timeoutMs = input.timeout === undefined ? settings.defaultTimeoutMs : Math.max(1, Math.round(input.timeout * 1000));
   const deadlineMs = timeoutMs + settings.graceMs;
   const stdout = new StreamCollector(settings.maxModelChars, settings.maxRawChars);
   const stderr = new StreamCollector(settings.maxModelChars, settings.maxRawChars);

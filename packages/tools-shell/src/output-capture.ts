@@ -43,7 +43,12 @@ export class StreamCollector {
       if (this.kept + chunk.length <= this.rawCap) {
         this.chunks.push(chunk);
         this.kept += chunk.length;
-      } else this.overflowed = true;
+      } else {
+        // Keep the part that fits, so the raw head is as long as the cap allows.
+        this.chunks.push(chunk.slice(0, this.rawCap - this.kept));
+        this.kept = this.rawCap;
+        this.overflowed = true;
+      }
     }
     this.tailChunks.push(chunk);
     this.tailLength += chunk.length;

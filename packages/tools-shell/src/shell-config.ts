@@ -1,5 +1,4 @@
-import type { ServerToolConfig } from '@aibuddy/registry';
-import type { CompactDecision, CompactHookArgs } from '@aibuddy/registry';
+import type { CompactDecision, CompactHookArgs, ServerToolConfig } from '@aibuddy/registry';
 import { formatExecuteModelView } from './exec-result.js';
 import type { ExecuteOutput } from './exec-result.js';
 import { createExecuteTool, DEFAULT_EXECUTE_TIMEOUT_MS, EXECUTE_MAX_MODEL_CHARS, MAX_EXECUTE_TIMEOUT_MS } from './execute-tool.js';

@@ -91,6 +91,8 @@ export function splitWords(text: string): string[] {
 export function compoundIdentifiers(text: string): string[] {
   const out = new Set<string>();
   for (const m of text.matchAll(/[\p{L}\p{N}][\p{L}\p{N}_.\-]*/gu)) {
+    // Only tokens with a separator or an inner capital can be compound; skip plain words cheaply.
+    if (!/[_.\-]|.\p{Lu}/u.test(m[0])) continue;
     const pieces = splitWords(m[0]);
     if (pieces.length > 1) out.add(pieces.join(''));
   }
@@ -182,44 +184,22 @@ export interface QueryWord {
 // space/punctuation/end, so apostrophes ("I'm", "Messi's") are not taken for quotes.
 const QUOTED = /(^|[\s([{:,=])(["'\u2018\u201c`])([^"'\u2019\u201d`\n]{1,200}?)(["'\u2019\u201d`])(?=$|[\s)\]}.,;:!?])/g;
 
-/** How much query words count, by where they stand. */
-export interface QueryWordWeights {
-  /** Words inside quotes: usually argument values. */
-  quoted: number;
-  /** Capitalised words inside a sentence ("Japan", "Tesla"): usually named values. */
-  named: number;
-}
-
-const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}_\-.']*/gu;
-const TITLE_CASE = /^\p{Lu}\p{Ll}+$/u;
-
-function pushWords(out: QueryWord[], text: string, base: number, named: number, atStart: boolean): void {
-  if (named === 1) {
-    for (const word of splitWords(text)) out.push({ word, weight: base });
-    return;
-  }
-  for (const m of text.matchAll(TOKEN)) {
-    const at = m.index ?? 0;
-    const before = text.slice(0, at).trimEnd();
-    const sentenceStart = before.length === 0 ? atStart : /[.?!:;\n]$/.test(before);
-    const w = !sentenceStart && TITLE_CASE.test(m[0].replace(/['.]+$/, '')) ? base * named : base;
-    for (const word of splitWords(m[0])) out.push({ word, weight: w });
-  }
-}
-
-/** Query words, with quoted words and capitalised words inside a sentence weighted down. */
-export function queryWords(text: string, weights: QueryWordWeights): QueryWord[] {
+/** Query words, with words inside quotes weighted by `quotedWeight`. */
+export function queryWords(text: string, quotedWeight: number): QueryWord[] {
   const out: QueryWord[] = [];
+  const push = (part: string, weight: number): void => {
+    for (const word of splitWords(part)) out.push({ word, weight });
+  };
   let last = 0;
-  if (weights.quoted !== 1) {
+  if (quotedWeight !== 1) {
     for (const m of text.matchAll(QUOTED)) {
       const start = (m.index ?? 0) + (m[1] as string).length;
-      pushWords(out, text.slice(last, start), 1, weights.named, last === 0);
-      pushWords(out, m[3] as string, weights.quoted, 1, false);
+      push(text.slice(last, start), 1);
+      push(m[3] as string, quotedWeight);
       last = start + (m[0].length - (m[1] as string).length);
     }
   }
-  pushWords(out, text.slice(last), 1, weights.named, last === 0);
+  push(text.slice(last), 1);
   return out;
 }
 
@@ -232,7 +212,7 @@ export interface ParsedQuery {
 }
 
 /** Tokenises a query once for both the whole-query and the per-clause ranking. */
-export function parseQuery(text: string, weights: QueryWordWeights): ParsedQuery {
-  const clauses = splitClauses(text).map((c) => queryWords(c, weights));
+export function parseQuery(text: string, quotedWeight: number): ParsedQuery {
+  const clauses = splitClauses(text).map((c) => queryWords(c, quotedWeight));
   return { words: clauses.flat(), clauses };
 }

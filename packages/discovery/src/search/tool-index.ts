@@ -27,8 +27,6 @@ export interface ToolIndexTuning {
   splitWeight: number;
   /** Weight of query words inside quotes: they are usually argument values, not what the tool does. */
   quotedWeight: number;
-  /** Weight of capitalised words inside a sentence ("Japan", "Tesla"): usually named argument values. */
-  namedWeight: number;
   /** Weight of all-digit query words: ids, dates and amounts are argument values, rarely what a tool does. */
   numberWeight: number;
   /** Bonus, as a fraction of the best score, × the idf-weighted share of the tool's name words in the query. */
@@ -58,7 +56,6 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   typoWeight: 0.7,
   splitWeight: 0.7,
   quotedWeight: 0.5,
-  namedWeight: 1,
   numberWeight: 1,
   nameCoverage: 0.2,
   clauseMix: 0.6,
@@ -84,7 +81,10 @@ const MIN_NAME_KEY = 4;
 
 /** Query terms after normalisation: parallel arrays of term ids and weights. */
 interface QueryTerms {
+  /** Terms to score. */
   ids: number[];
+  /** Every term whose weight was set in qWeight (a superset of ids), for clearing it. */
+  all: number[];
   weights: number[];
   /** Σ weight × idf. */
   mass: number;
@@ -226,9 +226,11 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
   if (t.segmentNames) {
     const inText = new Uint8Array(V);
     for (let i = 0; i < tokCount; i++) if ((tokField[i] as number) >= F_DESC) inText[tokTerm[i] as number] = 1;
+    // Pieces must be words seen in the catalog as such (no stemming of every substring); stop words
+    // may join them ("popularsitesforquery") but are not indexed.
     const isKnown = (piece: string): boolean => {
-      const id = vocab.get(stem(piece));
-      return id !== undefined && inText[id] === 1 && !isStopWord(piece);
+      const id = wordTerm.get(piece);
+      return id !== undefined && (id < 0 || inText[id] === 1);
     };
     const splits = new Map<string, number[] | null>();
     for (let d = 0; d < n; d++) {
@@ -239,7 +241,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
           ids = null;
           if (inText[wordTerm.get(w) ?? -1] !== 1) {
             const pieces = segment(w, isKnown);
-            if (pieces) ids = pieces.map((p) => vocab.get(stem(p)) as number);
+            if (pieces) ids = pieces.map((p) => wordTerm.get(p) as number).filter((id) => id >= 0);
           }
           splits.set(w, ids);
         }
@@ -352,13 +354,17 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
     if (sep > 0) addKey(compact(name.slice(sep + 2)), d);
   }
   const serverKeys = new Map<string, number>();
+  const serverFirstWords = new Set<string>();
   serverNames.forEach((s, sid) => {
     const key = compact(s);
     if (key.length >= 3 && !serverKeys.has(key)) serverKeys.set(key, sid);
+    const first = splitWords(s)[0];
+    if (first) serverFirstWords.add(first);
   });
 
   const fuzzy = new FuzzyVocabulary(vocabTerms, vocab);
-  const isVocabWord = (piece: string): boolean => !isStopWord(piece) && (vocab.has(piece) || vocab.has(stem(piece)));
+  // Run-together query words are split into words the catalog contains as written.
+  const isCatalogWord = (piece: string): boolean => wordTerm.has(piece);
 
   // Query-time scratch, reused across calls (searches are synchronous). Score arrays are scanned and
   // cleared linearly: at 10,000 tools a sequential pass costs microseconds, less than tracking touched docs.
@@ -367,6 +373,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
   const clauseBest = new Float64Array(n);
   const clauseDocs = new Int32Array(n);
   const isCandidate = new Uint8Array(n);
+  const candidates = new Int32Array(n);
   const serverBest = new Float64Array(serverNames.length);
   const qWeight = new Float64Array(V);
 
@@ -402,11 +409,11 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
         for (const nid of near) put(nid, t.typoWeight);
         continue;
       }
-      const pieces = segment(word, isVocabWord, 24);
+      const pieces = segment(word, isCatalogWord, 24);
       if (pieces) {
         for (const p of pieces) {
-          const pid = vocab.get(stem(p)) ?? vocab.get(p);
-          if (pid !== undefined) put(pid, t.splitWeight);
+          const pid = wordTerm.get(p) as number;
+          if (pid >= 0) put(pid, t.splitWeight);
         }
       }
     }
@@ -417,14 +424,14 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
       const id = vocab.get(ident);
       if (id !== undefined) put(id, 1);
     }
-    const weights = new Array<number>(ids.length);
+    const weights: number[] = [];
     let mass = 0;
-    ids.forEach((id, i) => {
+    for (const id of ids) {
       const w = qWeight[id] as number;
-      weights[i] = w;
+      weights.push(w);
       mass += w * (idf[id] as number);
-    });
-    return { ids, weights, mass };
+    }
+    return { ids, all: ids, weights, mass };
   }
 
   /** Adds Σ weight × impact of the query terms into `into`; returns the best score. */
@@ -445,25 +452,26 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
 
   function rank(query: string, limit: number): ToolSearchHit[] {
     const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
-    const parsed = parseQuery(text, { quoted: t.quotedWeight, named: t.namedWeight });
+    const parsed = parseQuery(text, t.quotedWeight);
     const words = parsed.words;
     const identifiers = compoundIdentifiers(text);
     const full = queryTerms(words, identifiers); // qWeight holds the full query's weights until cleared below
     const top = accumulate(full, acc);
     // Candidates: tools within reach of the top. Only they get the (per-tool, costlier) bonuses below;
     // a tool under candidateFloor × best cannot climb into the results through them.
-    const cand: number[] = [];
+    let nc = 0;
     const addCandidate = (d: number): void => {
       if (isCandidate[d] === 0) {
         isCandidate[d] = 1;
-        cand.push(d);
+        candidates[nc++] = d;
       }
     };
     if (top > 0) {
       const floor = top * t.candidateFloor;
       for (let d = 0; d < n; d++) if ((acc[d] as number) >= floor) addCandidate(d);
       if (t.clauseMix > 0 && parsed.clauses.length > 1) mixClauses(parsed.clauses, full, addCandidate);
-      for (const d of cand) {
+      for (let c = 0; c < nc; c++) {
+        const d = candidates[c] as number;
         let score = acc[d] as number;
         // How much of the tool's own name the query covers (idf-weighted): "format_date" for "date ... format".
         const mass = nameMass[d] as number;
@@ -479,27 +487,29 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
         acc[d] = score;
       }
       if (t.siblingShare > 0 && serverNames.length > 0) {
-        for (const d of cand) {
+        for (let c = 0; c < nc; c++) {
+          const d = candidates[c] as number;
           const sid = serverOf[d] as number;
           if (sid >= 0 && (acc[d] as number) > (serverBest[sid] as number)) serverBest[sid] = acc[d] as number;
         }
-        for (const d of cand) {
+        for (let c = 0; c < nc; c++) {
+          const d = candidates[c] as number;
           const sid = serverOf[d] as number;
           if (sid >= 0) acc[d] = (acc[d] as number) + t.siblingShare * (serverBest[sid] as number);
         }
-        for (const d of cand) {
-          const sid = serverOf[d] as number;
+        for (let c = 0; c < nc; c++) {
+          const sid = serverOf[candidates[c] as number] as number;
           if (sid >= 0) serverBest[sid] = 0;
         }
       }
     }
-    for (const id of full.ids) qWeight[id] = 0;
+    for (const id of full.all) qWeight[id] = 0;
     if (t.nameBonus > 0 || t.serverBonus > 0) mentionBonus(words, identifiers, top > 0 ? top : 1, addCandidate);
 
-    const out = topK(acc, cand, limit);
+    const out = topK(acc, candidates, nc, limit);
     acc.fill(0);
     if (t.clauseMix > 0) clauseBest.fill(0);
-    for (const d of cand) isCandidate[d] = 0;
+    for (let c = 0; c < nc; c++) isCandidate[candidates[c] as number] = 0;
     return out.map(([d, score]) => ({ name: names[d] as string, score }));
   }
 
@@ -510,12 +520,12 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
    */
   function mixClauses(clauses: readonly QueryWord[][], full: QueryTerms, addCandidate: (d: number) => void): void {
     // qWeight holds the full query's weights; clause terms are collected with it cleared, then restored.
-    const saved = full.ids.map((id) => qWeight[id] as number);
-    for (const id of full.ids) qWeight[id] = 0;
+    const saved = full.all.map((id) => qWeight[id] as number);
+    for (const id of full.all) qWeight[id] = 0;
     for (const clause of clauses) {
       // Synonyms are left to the whole-query score: in every clause they would multiply the work.
       const cq = queryTerms(clause, [], false);
-      for (const id of cq.ids) qWeight[id] = 0;
+      for (const id of cq.all) qWeight[id] = 0;
       if (cq.ids.length === 0) continue;
       // Clause terms are few: track the docs they touch instead of scanning every tool.
       let nc = 0;
@@ -543,7 +553,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
         if (v / best > (clauseBest[d] as number)) clauseBest[d] = v / best;
       }
     }
-    full.ids.forEach((id, i) => (qWeight[id] = saved[i] as number));
+    full.all.forEach((id, i) => (qWeight[id] = saved[i] as number));
   }
 
   /** Outright mentions of a tool name or a server name: joined runs of query words, or identifiers. */
@@ -551,14 +561,15 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
     // A tool name counts as mentioned only when written as an identifier ("get_weather", "listRepos"):
     // plain words that happen to spell a name ("get id") proved too weak a signal. A server name may be
     // plain words or a single word ("github", "google maps").
-    const multi = new Set<string>(identifiers);
-    const single = new Set<string>();
+    const serverMentions: string[] = [...identifiers];
     for (let i = 0; i < words.length; i++) {
       let key = (words[i] as QueryWord).word;
-      single.add(key);
+      // Only runs that start like a server name are joined (keeps long queries allocation-light).
+      if (!serverFirstWords.has(key)) continue;
+      serverMentions.push(key);
       for (let j = i + 1; j < Math.min(words.length, i + MAX_NAME_NGRAM); j++) {
         key += (words[j] as QueryWord).word;
-        multi.add(key);
+        serverMentions.push(key);
       }
     }
     const boosted = new Set<number>();
@@ -578,7 +589,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
     }
     if (t.serverBonus <= 0) return;
     const boostedServers = new Set<number>();
-    for (const key of [...multi, ...single]) {
+    for (const key of serverMentions) {
       const sid = serverKeys.get(key);
       if (sid === undefined || boostedServers.has(sid)) continue;
       boostedServers.add(sid);
@@ -607,16 +618,20 @@ function normaliseLimit(limit: number | undefined, n: number): number {
 }
 
 /** Top `k` of `docs` with a positive score, best first; ties go to the earlier catalog entry. */
-function topK(scores: Float64Array, docs: readonly number[], k: number): [number, number][] {
+function topK(scores: Float64Array, docs: Int32Array, count: number, k: number): [number, number][] {
   const better = (d1: number, s1: number, d2: number, s2: number): boolean => s1 > s2 || (s1 === s2 && d1 < d2);
   const top: [number, number][] = [];
   if (k > 64) {
     // Large limits: a plain sort beats insertion.
-    for (const d of docs) if ((scores[d] as number) > 0) top.push([d, scores[d] as number]);
+    for (let i = 0; i < count; i++) {
+      const d = docs[i] as number;
+      if ((scores[d] as number) > 0) top.push([d, scores[d] as number]);
+    }
     top.sort((a, b) => b[1] - a[1] || a[0] - b[0]);
     return top.length > k ? top.slice(0, k) : top;
   }
-  for (const d of docs) {
+  for (let i = 0; i < count; i++) {
+    const d = docs[i] as number;
     const s = scores[d] as number;
     if (!(s > 0)) continue;
     if (top.length === k) {

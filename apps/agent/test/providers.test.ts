@@ -1,0 +1,96 @@
+// The real `@ai-sdk/anthropic` and `@ai-sdk/openai` providers, driven by the built CLI against loopback
+// wire servers (the ones of `@aibuddy/defer`'s tests), end to end: streaming, tool calls executed
+// in the workspace, deferred MCP tools sent with defer_loading, tool_search, results sent back.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startAnthropicWireServer } from '../../../packages/defer/src/testing/anthropic-wire-server.js';
+import { functionCallItem, messageItem, startOpenAIWireServer } from '../../../packages/defer/src/testing/openai-wire-server.js';
+import { DEMO_MCP_SERVER_PATH } from '../src/demo.js';
+import { cleanEnv, readEvents, startCli, tempDir } from './helpers.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+function setUp() {
+  const dir = tempDir();
+  const mcp = join(dir, 'mcp.json');
+  writeFileSync(mcp, JSON.stringify({ mcpServers: { toolbox: { command: process.execPath, args: [DEMO_MCP_SERVER_PATH] } } }));
+  return { dir, workspace: join(dir, 'ws'), mcp, events: join(dir, 'events.jsonl') };
+}
+
+const deferredOnWire = (tools: any[]): string[] =>
+  tools
+    .flatMap((t) => (t.type === 'namespace' ? t.tools : [t]))
+    .filter((t: any) => t.defer_loading === true)
+    .map((t: any) => t.name)
+    .sort();
+
+describe('real providers through loopback wire servers', { timeout: 120_000 }, () => {
+  it('anthropic: native deferral, tool_search, a deferred MCP tool and a file write, streamed', async () => {
+    const s = setUp();
+    const server = await startAnthropicWireServer((_body, index) => {
+      if (index === 0) return { content: [{ type: 'text', text: 'Searching. ' }, { type: 'tool_use', id: 'toolu_search', name: 'tool_search', input: { query: 'weather forecast' } }] };
+      if (index === 1) return { content: [{ type: 'tool_use', id: 'toolu_forecast', name: 'toolbox__get_forecast', input: { city: 'Lima', days: 2 } }] };
+      if (index === 2) return { content: [{ type: 'tool_use', id: 'toolu_write', name: 'write_file', input: { path: 'forecast.txt', content: 'Lima: mild\n' } }] };
+      return { content: [{ type: 'text', text: 'All done.' }] };
+    });
+    closers.push(() => server.close());
+    const run = startCli(
+      ['run', 'forecast for Lima', '--model', 'anthropic:claude-sonnet-4-5', '--base-url', server.baseURL, '--defer-path', 'native',
+        '--mcp-config', s.mcp, '--workspace', s.workspace, '--events', s.events],
+      { env: cleanEnv({ ANTHROPIC_API_KEY: 'test-key' }), timeoutMs: 90_000 },
+    );
+    const r = await run.result;
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('All done.');
+    expect(readFileSync(join(s.workspace, 'forecast.txt'), 'utf8')).toBe('Lima: mild\n');
+
+    const bodies = server.bodies();
+    expect(bodies).toHaveLength(4);
+    expect(bodies.every((b) => b.stream === true && b.model === 'claude-sonnet-4-5')).toBe(true);
+    const toolbox = bodies[0].tools.filter((t: any) => String(t.name).startsWith('toolbox__')).map((t: any) => t.name).sort();
+    expect(toolbox).toHaveLength(12);
+    expect(deferredOnWire(bodies[0].tools)).toEqual(toolbox);
+    expect(bodies[0].tools.find((t: any) => t.name === 'tool_search')).toBeDefined();
+    // The tool array never changes from step to step (prompt caching holds).
+    for (const b of bodies) expect(b.tools).toEqual(bodies[0].tools);
+    // The forecast result went back to the model.
+    expect(JSON.stringify(bodies[2].messages)).toMatch(/day 1: \d+ °C/);
+
+    const log = readEvents(s.events);
+    expect(log.filter((e) => e.type === 'model-request')).toHaveLength(4);
+    expect(log.find((e) => e.type === 'tool-result' && e.toolCallId === 'toolu_forecast')?.error).toBeUndefined();
+  });
+
+  it('openai (Responses API): native deferral on the wire and a file write end to end', async () => {
+    const s = setUp();
+    const server = await startOpenAIWireServer({
+      responses: (_body, index) =>
+        index === 0
+          ? { output: [functionCallItem('fc_1', 'call_write', 'write_file', { path: 'hello.txt', content: 'hello from openai\n' })] }
+          : { output: [messageItem('msg_1', 'Wrote hello.txt.')] },
+    });
+    closers.push(() => server.close());
+    const r = await startCli(
+      ['run', 'say hello', '--model', 'openai:gpt-5.4', '--base-url', server.baseURL, '--defer-path', 'native',
+        '--mcp-config', s.mcp, '--workspace', s.workspace, '--events', s.events],
+      { env: cleanEnv({ OPENAI_API_KEY: 'test-key' }), timeoutMs: 90_000 },
+    ).result;
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Wrote hello.txt.');
+    expect(readFileSync(join(s.workspace, 'hello.txt'), 'utf8')).toBe('hello from openai\n');
+    const bodies = server.responsesBodies();
+    expect(bodies).toHaveLength(2);
+    expect(bodies[0].stream).toBe(true);
+    expect(bodies[0].tools).toContainEqual({ type: 'tool_search' });
+    expect(deferredOnWire(bodies[0].tools)).toHaveLength(12);
+    expect(JSON.stringify(bodies[1].input)).toContain('call_write');
+    const log = readEvents(s.events);
+    expect(log.find((e) => e.type === 'tool-result' && e.toolCallId === 'call_write')).toMatchObject({ toolName: 'write_file' });
+  });
+});

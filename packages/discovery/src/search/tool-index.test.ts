@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { createToolIndex, ToolSearchQueryError, type ToolIndexEntry } from './index.js';
+
+const obj = (properties: Record<string, { type: string; description?: string }>) => ({ type: 'object', properties });
+
+// A small catalog shaped like namespaced MCP tools from a few servers.
+const catalog: ToolIndexEntry[] = [
+  { server: 'github', name: 'github__create_issue', description: 'Create a new issue in a GitHub repository.', inputSchema: obj({ owner: { type: 'string' }, repo: { type: 'string' }, title: { type: 'string' }, body: { type: 'string' } }) },
+  { server: 'github', name: 'github__list_issues', description: 'List issues in a GitHub repository, optionally filtered by state.', inputSchema: obj({ owner: { type: 'string' }, repo: { type: 'string' }, state: { type: 'string' } }) },
+  { server: 'github', name: 'github__createPullRequest', description: 'Open a pull request from a branch.', inputSchema: obj({ head: { type: 'string' }, base: { type: 'string' } }) },
+  { server: 'github', name: 'github__search_code', description: 'Search code across repositories.', inputSchema: obj({ q: { type: 'string', description: 'Search query' } }) },
+  { server: 'slack', name: 'slack__send_message', description: 'Post a message to a Slack channel.', inputSchema: obj({ channel_id: { type: 'string' }, text: { type: 'string' } }) },
+  { server: 'slack', name: 'slack__list_channels', description: 'List public channels in the workspace.', inputSchema: obj({ limit: { type: 'number' } }) },
+  { server: 'weather', name: 'weather__get_current_weather', description: 'Current weather conditions for a city.', inputSchema: obj({ city: { type: 'string' } }) },
+  { server: 'weather', name: 'weather__get_forecast', description: 'Seven-day weather forecast for a location.', inputSchema: obj({ latitude: { type: 'number' }, longitude: { type: 'number' } }) },
+  { server: 'filesystem', name: 'filesystem__read_file', description: 'Read the complete contents of a file from disk.', inputSchema: obj({ path: { type: 'string' } }) },
+  { server: 'filesystem', name: 'filesystem__write_file', description: 'Create or overwrite a file with new content.', inputSchema: obj({ path: { type: 'string' }, content: { type: 'string' } }) },
+  { server: 'filesystem', name: 'filesystem__search_files', description: 'Recursively search for files matching a pattern.', inputSchema: obj({ path: { type: 'string' }, pattern: { type: 'string' } }) },
+  { server: 'postgres', name: 'postgres__query', description: 'Run a read-only query.', inputSchema: obj({ sql: { type: 'string', description: 'The SQL statement to execute' } }) },
+  { server: 'users', name: 'users__getUserProfile', description: 'Profile details of one account.' },
+  { server: 'games', name: 'games__pokedex_entry', description: 'Look up a Pokémon by name.' },
+  { name: 'calculator', description: 'Evaluate an arithmetic expression.' },
+];
+
+const names = (hits: { name: string }[]) => hits.map((h) => h.name);
+
+describe('createToolIndex: ranking', () => {
+  const index = createToolIndex(catalog);
+
+  it('ranks the tool that does what the query asks first', () => {
+    expect(index.search('open a new issue in my repository')[0]?.name).toBe('github__create_issue');
+    expect(index.search('what is the weather forecast for next week')[0]?.name).toBe('weather__get_forecast');
+    expect(index.search('read a file from disk')[0]?.name).toBe('filesystem__read_file');
+  });
+
+  it('returns hits best first with positive scores, deterministically', () => {
+    const hits = index.search('list issues and channels', { limit: 10 });
+    expect(hits.length).toBeGreaterThan(1);
+    for (const h of hits) expect(h.score).toBeGreaterThan(0);
+    for (let i = 1; i < hits.length; i++) expect(hits[i - 1]!.score).toBeGreaterThanOrEqual(hits[i]!.score);
+    expect(index.search('list issues and channels', { limit: 10 })).toEqual(hits);
+  });
+
+  it('finds the tool for each part of a multi-part request', () => {
+    const top = names(index.search('Read the config file from disk. Also post a message to the team channel.', { limit: 3 }));
+    expect(top).toContain('filesystem__read_file');
+    expect(top).toContain('slack__send_message');
+  });
+
+  it('matches schema property names and descriptions', () => {
+    expect(index.search('execute this SQL statement')[0]?.name).toBe('postgres__query');
+  });
+
+  it('folds diacritics', () => {
+    expect(index.search('pokemon pikachu')[0]?.name).toBe('games__pokedex_entry');
+    expect(index.search('Pokémon')[0]?.name).toBe('games__pokedex_entry');
+  });
+
+  it('stems plurals and verb forms', () => {
+    expect(index.search('forecasts')[0]?.name).toBe('weather__get_forecast');
+    expect(index.search('searching repositories code')[0]?.name).toBe('github__search_code');
+  });
+});
+
+describe('createToolIndex: identifiers', () => {
+  const index = createToolIndex(catalog);
+
+  it('splits camelCase names', () => {
+    expect(index.search('user profile')[0]?.name).toBe('users__getUserProfile');
+    expect(index.search('create a pull request')[0]?.name).toBe('github__createPullRequest');
+  });
+
+  it('splits snake_case and camelCase in the query', () => {
+    expect(index.search('get_current_weather')[0]?.name).toBe('weather__get_current_weather');
+    expect(index.search('sendMessage')[0]?.name).toBe('slack__send_message');
+  });
+
+  it('finds a tool named outright, with or without its namespace', () => {
+    expect(index.search('use github__list_issues please')[0]?.name).toBe('github__list_issues');
+    expect(index.search('call write_file')[0]?.name).toBe('filesystem__write_file');
+  });
+
+  it('reads run-together words', () => {
+    expect(index.search('getforecast')[0]?.name).toBe('weather__get_forecast');
+  });
+});
+
+describe('createToolIndex: typos', () => {
+  const index = createToolIndex(catalog);
+
+  it('corrects one-edit typos of catalog words', () => {
+    expect(index.search('wether forcast')[0]?.name).toBe('weather__get_forecast');
+    expect(index.search('serach files')[0]?.name).toBe('filesystem__search_files');
+    expect(index.search('calculater arithmetic')[0]?.name).toBe('calculator');
+  });
+
+  it('does not invent matches for unknown words', () => {
+    expect(index.search('zzqx blorptangle')).toEqual([]);
+  });
+});
+
+describe('createToolIndex: server names', () => {
+  const index = createToolIndex(catalog);
+
+  it('prefers tools of a server named in the query', () => {
+    const top = names(index.search('list things on slack', { limit: 2 }));
+    expect(top[0]).toBe('slack__list_channels');
+    expect(index.search('github search')[0]?.name).toBe('github__search_code');
+  });
+
+  it('returns a server’s tools for a bare server name', () => {
+    const top = names(index.search('filesystem', { limit: 3 }));
+    expect(top.sort()).toEqual(['filesystem__read_file', 'filesystem__search_files', 'filesystem__write_file']);
+  });
+});
+
+describe('createToolIndex: regex queries', () => {
+  const index = createToolIndex(catalog);
+
+  it('matches names, name matches first', () => {
+    const hits = index.search('^github__.*issue', { regex: true, limit: 10 });
+    expect(names(hits).sort()).toEqual(['github__create_issue', 'github__list_issues']);
+  });
+
+  it('searches descriptions and parameters too, ranking name matches above them', () => {
+    const hits = names(index.search('file', { regex: true, limit: 10 }));
+    expect(hits.slice(0, 3).sort()).toEqual(['filesystem__read_file', 'filesystem__search_files', 'filesystem__write_file']);
+    expect(names(index.search('channel_id', { regex: true }))).toEqual(['slack__send_message']);
+  });
+
+  it('is case-sensitive unless the pattern starts with (?i)', () => {
+    expect(index.search('WEATHER', { regex: true })).toEqual([]);
+    expect(names(index.search('(?i)WEATHER', { regex: true, limit: 10 })).sort()).toEqual([
+      'weather__get_current_weather',
+      'weather__get_forecast',
+    ]);
+  });
+
+  it('throws ToolSearchQueryError (stage parameters) for an invalid or over-long pattern', () => {
+    const bad = () => index.search('get_(issue', { regex: true });
+    expect(bad).toThrow(ToolSearchQueryError);
+    try {
+      bad();
+    } catch (error) {
+      expect(ToolSearchQueryError.isInstance(error)).toBe(true);
+      expect((error as ToolSearchQueryError).stage).toBe('parameters');
+      expect((error as Error).message).toMatch(/not a valid pattern/);
+    }
+    expect(() => index.search('a'.repeat(201), { regex: true })).toThrow(/limit is 200/);
+    expect(() => index.search('', { regex: true })).toThrow(ToolSearchQueryError);
+  });
+});
+
+describe('createToolIndex: bad and edge input', () => {
+  const index = createToolIndex(catalog);
+
+  it('returns [] for empty, blank, stop-word-only and garbage queries without throwing', () => {
+    for (const q of ['', '   ', '!!! ??? ...', 'the and of to', '\u0000\u0001', '🙂🙂', '(((', '.*']) {
+      expect(index.search(q)).toEqual([]);
+    }
+    expect(index.search(undefined as unknown as string)).toEqual([]);
+    expect(index.search(42 as unknown as string)).toEqual([]);
+  });
+
+  it('copes with a very long query', () => {
+    const long = `${'lorem ipsum dolor '.repeat(2000)} weather forecast`;
+    expect(() => index.search(long)).not.toThrow();
+  });
+
+  it('handles limits: default 5, floors fractions, 0 or negative gives none, capped at the catalog size', () => {
+    const q = 'file issue weather channel message';
+    expect(index.search(q).length).toBe(5);
+    expect(index.search(q, { limit: 1 }).length).toBe(1);
+    expect(index.search(q, { limit: 2.9 }).length).toBe(2);
+    expect(index.search(q, { limit: 0 })).toEqual([]);
+    expect(index.search(q, { limit: -3 })).toEqual([]);
+    expect(index.search(q, { limit: Number.NaN }).length).toBe(5);
+    expect(index.search('file', { limit: 1000 }).length).toBeLessThanOrEqual(catalog.length);
+    expect(index.search('^', { regex: true, limit: 1000 }).length).toBe(catalog.length);
+    expect(index.search('file', { limit: 1 })[0]).toEqual(index.search('file', { limit: 10 })[0]);
+  });
+
+  it('indexes an empty catalog', () => {
+    const empty = createToolIndex([]);
+    expect(empty.size).toBe(0);
+    expect(empty.search('anything')).toEqual([]);
+    expect(empty.search('.*', { regex: true })).toEqual([]);
+  });
+
+  it('rejects entries without a name and duplicate names', () => {
+    expect(() => createToolIndex([{ name: '' }])).toThrow(TypeError);
+    expect(() => createToolIndex([{ name: 'a' }, { name: 'a' }])).toThrow(/duplicate tool name "a"/);
+    expect(() => createToolIndex([{ description: 'x' } as unknown as ToolIndexEntry])).toThrow(/entry 0 has no name/);
+  });
+
+  it('tolerates missing descriptions, odd schemas and servers', () => {
+    const index2 = createToolIndex([
+      { name: 'alpha_tool' },
+      { name: 'beta_tool', description: 'beta things', inputSchema: 'not a schema' },
+      { name: 'gamma_tool', inputSchema: { type: 'object', properties: { nested: { type: 'object', properties: { deep_field: { type: 'string' } } } } } },
+    ]);
+    expect(index2.size).toBe(3);
+    expect(index2.search('alpha')[0]?.name).toBe('alpha_tool');
+    expect(index2.search('deep field')[0]?.name).toBe('gamma_tool');
+  });
+});
