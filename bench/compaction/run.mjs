@@ -103,7 +103,7 @@ async function once(withHooks) {
     taskId: 'bench',
     ...(withHooks ? { hooks: compactor.hooks } : {}),
     onEvent: (e) => {
-      if (e.type === 'tool-result') eventAt = performance.now();
+      if (e.type === 'tool-finished') eventAt = performance.now();
     },
   });
   const { model, nextRequestAt } = scripted();
@@ -198,7 +198,7 @@ if (asJson) {
 } else {
   console.log(`Compaction benchmark — node ${process.version}, ${ITERATIONS} interleaved runs each\n`);
   console.log(`1. Returning a ${(latency.resultBytes / 1024 / 1024).toFixed(2)} MB result (${latency.originalTokens} tokens → ${latency.compactedTokens} compacted) to the client`);
-  console.log('   execute resolved → client `tool-result` event      with compactor hooks   baseline (no hooks)');
+  console.log('   execute resolved → client `tool-finished` event    with compactor hooks   baseline (no hooks)');
   console.log(`   p50                                                 ${fmt(latency.clientEventP50.withHooks).padEnd(22)} ${fmt(latency.clientEventP50.baseline)}`);
   console.log(`   p90                                                 ${fmt(latency.clientEventP90.withHooks).padEnd(22)} ${fmt(latency.clientEventP90.baseline)}`);
   console.log(`   added by compaction at p50: ${fmt(latency.addedClientLatencyP50)} (target < 1 ms) → ${latency.addedClientLatencyP50 < 1 ? 'PASS' : 'FAIL'}`);

@@ -68,7 +68,7 @@ export function demoScript(): ReplayScript {
       {
         text:
           'Done. I wrote report.mjs, fixed its summary line with an exact edit, verified it by reading it back, ran it ' +
-          '(600 lines: the model saw head and tail, the terminal saw everything, and view_tool_call recovered the middle), ' +
+          '(600 lines: the model saw head and tail, the terminal streamed it live, and view_tool_call recovered the middle), ' +
           'found and called toolbox__get_forecast through tool_search, and removed build/ after confirmation.',
       },
     ],

@@ -27,6 +27,8 @@ export interface RendererOptions {
 export interface Renderer {
   /** Assistant text as it streams. */
   text(delta: string): void;
+  /** A model step ended: the next text starts on a new line. */
+  endStep(): void;
   /** Any agent event. */
   event(event: AgentEvent): void;
   /** A note from the host (workspace, task id, hints). */
@@ -71,15 +73,20 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
   const running = new Map<string, { toolName: string; started: number; lastNotice: number; lines: number; hidden: number }>();
   let atLineStart = true;
   let outputOpen: string | undefined;
+  // Whether the last thing written was assistant text (a new text block after tool lines gets a blank line).
+  let inText = false;
+  let wroteAnything = false;
 
   const write = (s: string) => {
     if (s.length === 0) return;
     out.write(s);
+    wroteAnything = true;
     atLineStart = s.endsWith('\n');
   };
   const line = (s: string) => {
     if (!atLineStart) write('\n');
     outputOpen = undefined;
+    inText = false;
     write(`${s}\n`);
   };
 
@@ -99,8 +106,18 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
 
   return {
     text(delta) {
+      if (delta === '') return;
+      if (!inText) {
+        if (!atLineStart) write('\n');
+        if (wroteAnything) write('\n');
+        inText = true;
+      }
       outputOpen = undefined;
       write(delta);
+    },
+    endStep() {
+      if (!atLineStart) write('\n');
+      inText = false;
     },
     note(text) {
       line(dim(text));

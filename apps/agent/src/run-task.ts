@@ -127,10 +127,8 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
           break;
         case 'finish-step':
           lastFinish = part.finishReason;
-          if (text && !text.endsWith('\n')) {
-            text += '\n';
-            options.renderer?.text('\n');
-          }
+          if (text && !text.endsWith('\n')) text += '\n';
+          options.renderer?.endStep();
           break;
         case 'error':
           failure ??= part.error;

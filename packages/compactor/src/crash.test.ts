@@ -59,7 +59,7 @@ describe('a crash between write and rename', () => {
     const script = `
       import { createResultStore } from ${JSON.stringify(join(moduleDir, 'result-store.js'))};
       const store = createResultStore({ dataDir: ${JSON.stringify(dataDir)}, beforeRename: () => new Promise(() => {}) });
-      const output = 'y'.repeat(48 * 1024 * 1024);
+      const output = 'y'.repeat(24 * 1024 * 1024);
       process.stdout.write('writing\\n');
       await store.write({ ...${JSON.stringify(record(''))}, output });
     `;

@@ -31,7 +31,8 @@ describe('createAiTools under generateText', () => {
     expect(lastToolResult(model, 'c1')?.output).toEqual({ type: 'text', value: 'sum=5' });
     const done = events.find((e) => e.type === 'tool-result');
     expect(done).toMatchObject({ toolCallId: 'c1', client: { display: '= 5' }, model: { type: 'text', value: 'sum=5' } });
-    expect(events.map((e) => e.type)).toEqual(['tool-call', 'tool-result']);
+    expect(events.map((e) => e.type)).toEqual(['tool-call', 'tool-finished', 'tool-result']);
+    expect(events[1]).toMatchObject({ type: 'tool-finished', client: { display: '= 5' } });
   });
 
   it('turns invalid input into a parameters error the model reads, and the loop goes on', async () => {
@@ -49,6 +50,8 @@ describe('createAiTools under generateText', () => {
     expect(lastToolResult(model, 'good')?.output).toEqual({ type: 'text', value: 'sum=5' });
     const errorEvent = events.find((e) => e.type === 'tool-result' && e.toolCallId === 'bad');
     expect(errorEvent).toMatchObject({ error: { stage: 'parameters' } });
+    // What the event log says the model got is what the model got.
+    expect(errorEvent && 'model' in errorEvent ? errorEvent.model : undefined).toEqual(bad?.output);
   });
 
   it('attributes a thrown error to the execution stage, and keeps a ToolError stage', async () => {

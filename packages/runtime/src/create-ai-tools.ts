@@ -189,11 +189,13 @@ export function createAiTools(
 
     const fail = (error: ToolError, info: Omit<ToolExecutionEndInfo, 'error' | 'durationMs'>, started: number): never => {
       const durationMs = Date.now() - started;
+      const failedClient = { error: error.toJSON() };
+      emit({ type: 'tool-finished', toolCallId: info.toolCallId, toolName, client: failedClient, durationMs, error: { stage: error.stage, message: error.message } });
       emit({
         type: 'tool-result',
         toolCallId: info.toolCallId,
         toolName,
-        client: { error: error.toJSON() },
+        client: failedClient,
         model: { type: 'error-text', value: error.message },
         error: { stage: error.stage, message: error.message },
         durationMs,
@@ -259,6 +261,7 @@ export function createAiTools(
           const error = new ToolError(`the user rejected this call: ${outcome.reason}`, { stage: 'authorization', toolName, retryable: false });
           const client = { denied: true, reason: outcome.reason };
           calls.set(toolCallId, { info: { ...info, durationMs }, client, emitted: true, deniedReason: outcome.reason });
+          emit({ type: 'tool-finished', toolCallId, toolName, client, durationMs, error: { stage: 'authorization', message: error.message } });
           emit({
             type: 'tool-result',
             toolCallId,
@@ -305,11 +308,11 @@ export function createAiTools(
         return fail(toToolError(error, 'projection', toolName), info, started);
       }
       const endInfo: ToolExecutionEndInfo = { ...info, output, modelOutput, durationMs: Date.now() - started };
-      // The client gets the full result now: background work started by the hooks (compaction)
-      // never delays it. When a hook later replaces the model view, that hook reports it (the
-      // compactor's `compaction` event carries what later steps are sent).
-      calls.set(toolCallId, { info: endInfo, client, emitted: true });
-      emit({ type: 'tool-result', toolCallId, toolName, client, model: modelOutput, durationMs: endInfo.durationMs });
+      // Two events, so that neither promise is bent: the client gets the full result now
+      // (`tool-finished`; background compaction never delays it), and `tool-result` follows
+      // once the model view is final, so its `model` is exactly what the model is sent.
+      calls.set(toolCallId, { info: endInfo, client, emitted: false });
+      emit({ type: 'tool-finished', toolCallId, toolName, client, durationMs: endInfo.durationMs });
       runHooks(endInfo);
       return output;
     };

@@ -22,18 +22,34 @@ export interface HeartbeatEvent {
   toolCallId: string;
 }
 
-/** The end of a call: the client projection and exactly what the model is sent. */
+/**
+ * A call ended: the client's projection, at once. Background work on the result (compaction)
+ * never delays this event. `tool-result` follows when the model view is final.
+ */
+export interface ToolFinishedEvent {
+  type: 'tool-finished';
+  toolCallId: string;
+  toolName: string;
+  /** The client's projection (full result, display fields). */
+  client: unknown;
+  /** Present when the call failed, with the stage it failed in. */
+  error?: { stage: ToolStage; message: string };
+  /** Wall time of the call. */
+  durationMs: number;
+}
+
+/**
+ * The result as both consumers get it: the client projection and exactly what the model is sent
+ * (after any compaction). Emitted once the model view is final, at the latest when the next model
+ * request is built; failures and denials are final at once.
+ */
 export interface ToolResultEvent {
   type: 'tool-result';
   toolCallId: string;
   toolName: string;
   /** The client's projection (full result, display fields). */
   client: unknown;
-  /**
-   * Exactly what the model is sent for this result. Emitted as soon as the call ends; when a
-   * hook (the compactor) later replaces the view for model steps, that hook's own event
-   * (`compaction`, with its `model`) says what those steps are sent instead.
-   */
+  /** Exactly what the model is sent for this result. */
   model: ModelOutput;
   /** Present when the call failed, with the stage it failed in. */
   error?: { stage: ToolStage; message: string };
@@ -66,6 +82,7 @@ export type RuntimeEvent =
   | ToolCallEvent
   | ToolOutputEvent
   | HeartbeatEvent
+  | ToolFinishedEvent
   | ToolResultEvent
   | ConfirmRequestEvent
   | ConfirmDecisionEvent;

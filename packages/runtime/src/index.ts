@@ -13,6 +13,7 @@ export type {
   RuntimeEvent,
   RuntimeEventSink,
   ToolCallEvent,
+  ToolFinishedEvent,
   ToolOutputEvent,
   ToolResultEvent,
 } from './events.js';

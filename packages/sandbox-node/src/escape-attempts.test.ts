@@ -100,9 +100,12 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await sandbox.close?.();
-  expect(snapshot()).toBe(before);
-  rmSync(base, { recursive: true, force: true });
+  try {
+    await sandbox.close?.();
+    expect(snapshot()).toBe(before);
+  } finally {
+    rmSync(base, { recursive: true, force: true });
+  }
 });
 
 describe('readFile escapes', () => {

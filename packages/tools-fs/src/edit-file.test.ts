@@ -168,6 +168,21 @@ describe('edit_file', () => {
     expect(await disk('twice.txt')).toBe('A\nB\n');
   });
 
+  it('applies parallel edits of one file in one step one after the other, each verified', async () => {
+    await put('parallel.ts', 'const a = 1;\nconst b = 2;\nconst c = 3;\n');
+    const run = await runSteps(filesystemToolConfig, ws.sandbox, [
+      {
+        toolCalls: [
+          { id: 'p1', toolName: 'edit_file', input: { path: 'parallel.ts', old_text: 'const a = 1;', new_text: 'const a = 10;' } },
+          { id: 'p2', toolName: 'edit_file', input: { path: './parallel.ts', old_text: 'const b = 2;', new_text: 'const b = 20;' } },
+          { id: 'p3', toolName: 'edit_file', input: { path: 'parallel.ts', old_text: 'const c = 3;', new_text: 'const c = 30;' } },
+        ],
+      },
+    ]);
+    for (const id of ['p1', 'p2', 'p3']) expect(run.seen(id).text).toMatch(/^Edited parallel\.ts: 1 replacement/);
+    expect(await disk('parallel.ts')).toBe('const a = 10;\nconst b = 20;\nconst c = 30;\n');
+  });
+
   it('treats $& and $1 in new_text literally, and keeps a missing trailing newline', async () => {
     await put('dollar.txt', 'price = X');
     await edit('dollar.txt', { old_text: 'X', new_text: '$& and $1' });

@@ -3,6 +3,7 @@ import { compactFilesystemResult } from './compact.js';
 import type { FsRunContext } from './fs-context.js';
 import { DEFAULT_FILESYSTEM_LIMITS } from './limits.js';
 import type { FilesystemLimits } from './limits.js';
+import { createPathLock } from './path-lock.js';
 import { createReadTracker } from './read-tracker.js';
 import './sandbox-service.js';
 import { createEditFileTool, editFileView } from './tools/edit-file.js';
@@ -76,7 +77,13 @@ export function createFilesystemToolConfig(options: FilesystemToolConfigOptions 
       const sandbox = services.sandbox;
       if (!sandbox) return [];
       // One tracker per run: create() is called once per run, so state never leaks across runs.
-      const run: FsRunContext = { sandbox, tracker: createReadTracker(), limits, overwriteRequiresRead: options.overwriteRequiresRead ?? true };
+      const run: FsRunContext = {
+        sandbox,
+        tracker: createReadTracker(),
+        limits,
+        overwriteRequiresRead: options.overwriteRequiresRead ?? true,
+        lock: createPathLock(sandbox.root),
+      };
       return [createLsTool(run), createReadFileTool(run), createWriteFileTool(run), createEditFileTool(run), createGlobTool(run), createGrepTool(run)];
     },
     instructions: () =>

@@ -1,5 +1,6 @@
 import type { ISandbox, ReadFileResult } from '@aibuddy/sandbox';
 import type { FilesystemLimits } from './limits.js';
+import type { PathLock } from './path-lock.js';
 import type { FileSnapshot, ReadTracker } from './read-tracker.js';
 import { fullTextOf, sha256 } from './text.js';
 
@@ -13,6 +14,8 @@ export interface FsRunContext {
   limits: FilesystemLimits;
   /** Whether `write_file` refuses to overwrite an existing file the agent has not read in this run. */
   overwriteRequiresRead: boolean;
+  /** Serialises writes and edits of one file within the run. */
+  lock: PathLock;
 }
 
 /** Lines asked for when a tool needs a whole file (the sandbox bounds the size it will read). */

@@ -11,6 +11,8 @@ export { createReadTracker, staleReason } from './read-tracker.js';
 export type { FileSnapshot, ReadTracker } from './read-tracker.js';
 export { toFsToolError } from './errors.js';
 export type { FsRunContext } from './fs-context.js';
+export { createPathLock, lockKey } from './path-lock.js';
+export type { PathLock } from './path-lock.js';
 export { createLsTool, lsView } from './tools/ls.js';
 export type { LsInput, LsOutput } from './tools/ls.js';
 export { createReadFileTool, readFileView } from './tools/read-file.js';

@@ -3,6 +3,9 @@
  * covered entirely by known words of at least 3 letters. Fewest pieces wins; ties prefer the
  * longer first piece. `isKnown` decides what a word is. Returns undefined when no full split into two or more pieces exists.
  */
+// Longest piece tried: longer dictionary words are rare, and the bound keeps the search linear.
+const MAX_PIECE = 14;
+
 export function segment(word: string, isKnown: (piece: string) => boolean, maxLength = 40): string[] | undefined {
   const n = word.length;
   if (n < 6 || n > maxLength) return undefined;
@@ -11,7 +14,7 @@ export function segment(word: string, isKnown: (piece: string) => boolean, maxLe
   const from = new Int32Array(n + 1).fill(-1);
   best[0] = 0;
   for (let end = 3; end <= n; end++) {
-    for (let start = 0; start <= end - 3; start++) {
+    for (let start = Math.max(0, end - MAX_PIECE); start <= end - 3; start++) {
       const prev = best[start] as number;
       if (prev >= 1 << 30 || prev + 1 >= (best[end] as number)) continue;
       if (isKnown(word.slice(start, end))) {

@@ -27,16 +27,15 @@ export interface ToolIndexTuning {
   splitWeight: number;
   /** Weight of query words inside quotes: they are usually argument values, not what the tool does. */
   quotedWeight: number;
-  /** Weight of all-digit query words: ids, dates and amounts are argument values, rarely what a tool does. */
-  numberWeight: number;
   /** Bonus, as a fraction of the best score, × the idf-weighted share of the tool's name words in the query. */
   nameCoverage: number;
   /** Share of the score that comes from the best-matching clause of a multi-part query (0 = off). */
   clauseMix: number;
   /** Share of the best score in a tool's server added to the tool (tools of one server travel together). */
   siblingShare: number;
-  /** Bonus, as a fraction of the best score, when the query spells a tool's or a server's full name. */
+  /** Bonus, as a fraction of the best score, when the query names a tool as an identifier ("create_issue"). */
   nameBonus: number;
+  /** Bonus, as a fraction of the best score, for every tool of a server the query names ("github"). */
   serverBonus: number;
   /** Split run-together name words ("bulkgenerateguids") into words the catalog uses elsewhere. */
   segmentNames: boolean;
@@ -56,7 +55,6 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   typoWeight: 0.7,
   splitWeight: 0.7,
   quotedWeight: 0.5,
-  numberWeight: 1,
   nameCoverage: 0.2,
   clauseMix: 0.6,
   siblingShare: 0.4,
@@ -71,7 +69,6 @@ const F_NAME = 0;
 const F_SERVER = 1;
 const F_DESC = 2;
 const DEFAULT_LIMIT = 5;
-const DIGITS = /^[0-9]+$/;
 // Longer queries are cut: ranking quality does not improve past a few paragraphs, latency would.
 const MAX_QUERY_CHARS = 4000;
 // Longest run of query words joined to look for a tool or server name ("create issue" → "createissue").
@@ -388,7 +385,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
     };
     for (const { word, weight } of words) {
       if (isStopWord(word)) continue;
-      wordWeight = DIGITS.test(word) ? weight * t.numberWeight : weight;
+      wordWeight = weight;
       const s = stem(word);
       const id = vocab.get(s) ?? vocab.get(word);
       if (id !== undefined) {

@@ -138,7 +138,7 @@ export function createEditFileTool(run: FsRunContext): ToolDefinition<EditFileIn
       replace_all: z.boolean().optional().describe('Replace every occurrence of old_text (default false: it must be unique).'),
     }),
     impact: (input: EditFileInput) => sensitivePathImpact(input.path, 'Editing'),
-    execute: async (input: EditFileInput, { signal }) => {
+    execute: (input: EditFileInput, { signal }) => run.lock.run(input.path, async () => {
       const replaceAll = input.replace_all === true;
       if (input.old_text === input.new_text) {
         throw new ToolError('old_text and new_text are the same; nothing would change.', { stage: 'parameters', toolName, hint: 'Give the changed text as new_text.' });
@@ -284,7 +284,7 @@ export function createEditFileTool(run: FsRunContext): ToolDefinition<EditFileIn
         region: regionView(expected, starts, replacementLength, run.limits.editContextLines, run.limits.editRegionLines),
         verified: true as const,
       };
-    },
+    }),
     toModelOutput: ({ output }) => editFileView(output),
   });
 }

@@ -58,7 +58,7 @@ export function createWriteFileTool(run: FsRunContext): ToolDefinition<WriteFile
       content: z.string().max(run.limits.writeChars, `content is over ${run.limits.writeChars} characters; write large files in parts or generate them with execute.`).describe('The complete new content of the file.'),
     }),
     impact: (input: WriteFileInput) => sensitivePathImpact(input.path, 'Writing'),
-    execute: async (input: WriteFileInput, { signal }) => {
+    execute: (input: WriteFileInput, { signal }) => run.lock.run(input.path, async () => {
       let before: ReadFileResult | undefined;
       let existed = false;
       try {
@@ -124,7 +124,7 @@ export function createWriteFileTool(run: FsRunContext): ToolDefinition<WriteFile
         lineEnding: reread.lineEnding,
         verified: true as const,
       };
-    },
+    }),
     toModelOutput: ({ output }) => writeFileView(output),
   });
 }
