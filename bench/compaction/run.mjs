@@ -4,7 +4,7 @@
 //   pnpm --filter "@aibuddy/compactor..." build && node bench/compaction/run.mjs [--json] [--iterations N]
 //
 // 1. Client latency of a 1 MB result: the time from a tool's execute resolving to the runtime's
-//    `tool-result` client event, through generateText + createAiTools, WITH the compactor's hooks
+//    `tool-finished` client event (the full result; `tool-result` follows when the model view is final), through generateText + createAiTools, WITH the compactor's hooks
 //    vs WITHOUT any hooks (the baseline), interleaved in the same run. Target: p50 difference < 1 ms
 //    (compaction stays off the client path). Also shown, for context: the time until the next
 //    model request (which does wait for the compacted view) with and without.

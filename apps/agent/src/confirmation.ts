@@ -29,6 +29,8 @@ export interface HostConfirmationOptions {
 
 async function prompt(question: string, signal: AbortSignal, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<string> {
   const rl = createInterface({ input, output, terminal: true });
+  // In raw mode readline swallows Ctrl-C; hand it to the process so it stops the run as usual.
+  rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
   try {
     return await rl.question(question, { signal });
   } finally {

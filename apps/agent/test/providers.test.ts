@@ -93,4 +93,27 @@ describe('real providers through loopback wire servers', { timeout: 120_000 }, (
     const log = readEvents(s.events);
     expect(log.find((e) => e.type === 'tool-result' && e.toolCallId === 'call_write')).toMatchObject({ toolName: 'write_file' });
   });
+
+  it('openai-compatible: chat completions at --base-url take the activeTools path and run a tool end to end', async () => {
+    const s = setUp();
+    const server = await startOpenAIWireServer({
+      chat: [{ toolCalls: [{ id: 'call_ls', name: 'write_file', arguments: { path: 'compat.txt', content: 'ok\n' } }] }, { text: 'Wrote compat.txt.' }],
+    });
+    closers.push(() => server.close());
+    const events = join(s.dir, 'compat.jsonl');
+    const r = await startCli(
+      ['run', 'write', '--model', 'openai-compatible:llama-3', '--base-url', server.baseURL, '--mcp-config', s.mcp, '--workspace', s.workspace, '--events', events],
+      { env: cleanEnv({ OPENAI_COMPATIBLE_API_KEY: 'test-key' }), timeoutMs: 90_000 },
+    ).result;
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Wrote compat.txt.');
+    expect(readFileSync(join(s.workspace, 'compat.txt'), 'utf8')).toBe('ok\n');
+    const bodies = server.chatBodies();
+    expect(bodies).toHaveLength(2);
+    const offered = bodies[0].tools.map((t: any) => t.function.name);
+    expect(offered).toContain('tool_search');
+    expect(offered.some((n: string) => n.startsWith('toolbox__'))).toBe(false); // deferred: activeTools path
+    expect(readEvents(events).find((e) => e.type === 'run-start')).toMatchObject({ deferPath: 'active-tools' });
+  });
 });

@@ -79,7 +79,7 @@ export interface WriteFileResult {
   path: string;
   /** Bytes written. */
   size: number;
-  /** Whether the file existed before. */
+  /** True when the file did not exist before (this write created it). */
   created: boolean;
   /** Modification time after writing. */
   mtimeMs: number;

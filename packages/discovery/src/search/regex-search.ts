@@ -13,6 +13,11 @@ export interface RegexDocument {
 /** Longest pattern accepted (Anthropic's regex tool search uses the same bound). */
 export const MAX_REGEX_LENGTH = 200;
 
+// A group containing + or * (or {n,}) that is itself followed by +, * or {.
+const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d*,\d*\})(?:[^()\\]|\\.)*\)\s*(?:[+*]|\{\d*,)/;
+// Text tested per field: enough for any real description, and a bound on matching time.
+const MAX_FIELD_CHARS = 4000;
+
 // Where a match counts most: a pattern that matches the name is what the model was looking for.
 const NAME_SCORE = 4;
 const SERVER_SCORE = 2;
@@ -28,6 +33,14 @@ export function compileRegexQuery(query: string): RegExp {
   if (query.length > MAX_REGEX_LENGTH) {
     throw new ToolSearchQueryError(
       `The regex query is ${query.length} characters long; the limit is ${MAX_REGEX_LENGTH}. Use a shorter pattern.`,
+      { query },
+    );
+  }
+  // Nested quantifiers ("(a+)+", "(\\w*)*") can backtrack exponentially on long descriptions, and
+  // JavaScript regexes cannot be interrupted: refuse them up front.
+  if (NESTED_QUANTIFIER.test(query)) {
+    throw new ToolSearchQueryError(
+      'The regex query repeats a group that itself contains a repetition (like "(a+)+"), which can take forever to run. Simplify the pattern.',
       { query },
     );
   }
@@ -67,8 +80,8 @@ export function regexSearch(query: string, docs: readonly RegexDocument[], limit
     let score = 0;
     if (re.test(doc.name)) score += NAME_SCORE;
     if (doc.server && re.test(doc.server)) score += SERVER_SCORE;
-    if (doc.description && re.test(doc.description)) score += DESCRIPTION_SCORE;
-    if (doc.params && re.test(doc.params)) score += PARAMS_SCORE;
+    if (doc.description && re.test(doc.description.slice(0, MAX_FIELD_CHARS))) score += DESCRIPTION_SCORE;
+    if (doc.params && re.test(doc.params.slice(0, MAX_FIELD_CHARS))) score += PARAMS_SCORE;
     if (score > 0) scored.push({ d, score });
   }
   scored.sort((a, b) => b.score - a.score || a.d - b.d);

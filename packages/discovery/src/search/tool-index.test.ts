@@ -148,6 +148,9 @@ describe('createToolIndex: regex queries', () => {
     }
     expect(() => index.search('a'.repeat(201), { regex: true })).toThrow(/limit is 200/);
     expect(() => index.search('', { regex: true })).toThrow(ToolSearchQueryError);
+    expect(() => index.search('(a+)+$', { regex: true })).toThrow(/repeats a group/);
+    expect(() => index.search('(\\w*)*x', { regex: true })).toThrow(ToolSearchQueryError);
+    expect(names(index.search('(get|list)_.*', { regex: true, limit: 10 }))).toContain('github__list_issues');
   });
 });
 
