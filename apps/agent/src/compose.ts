@@ -244,7 +244,8 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       core: Object.keys(TOOL_NAME_MAP),
       direct: decision.direct,
       deferred: decision.deferred.map((d) => d.name),
-      ...(mcp ? { isAvailable: (name: string) => !name.includes('__') || mcp.isAvailable(name) } : {}),
+      // Only MCP tools can become unavailable (their server died); everything else always is.
+      ...(mcp ? { isAvailable: (name: string) => !mcp.tools().some((t) => t.name === name) || mcp.isAvailable(name) } : {}),
     });
 
     const services: ToolServices = {

@@ -35,4 +35,13 @@ describe('aibuddy command line', { timeout: 120_000 }, () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/\[model\].*ANTHROPIC_API_KEY is not set\. Fix: export ANTHROPIC_API_KEY/);
   });
+
+  it('exits 1 with the stage when the run fails (a replay script that ends too early)', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'short.json');
+    writeFileSync(file, JSON.stringify({ steps: [{ toolCalls: [{ toolName: 'ls', input: {} }] }] }));
+    const r = await runCli(['run', 'x', '--model', `replay:${file}`, '--workspace', dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/run failed: \[model\] the replay script has 1 step and all were used/);
+  });
 });

@@ -64,6 +64,13 @@ describe('real providers through loopback wire servers', { timeout: 120_000 }, (
     const log = readEvents(s.events);
     expect(log.filter((e) => e.type === 'model-request')).toHaveLength(4);
     expect(log.find((e) => e.type === 'tool-result' && e.toolCallId === 'toolu_forecast')?.error).toBeUndefined();
+    // Every call is logged once: the search tool (as presented on this path) too.
+    for (const id of ['toolu_search', 'toolu_forecast', 'toolu_write']) {
+      expect(log.filter((e) => e.type === 'tool-call' && e.toolCallId === id), id).toHaveLength(1);
+      expect(log.filter((e) => e.type === 'tool-result' && e.toolCallId === id), id).toHaveLength(1);
+    }
+    const search = log.find((e) => e.type === 'tool-result' && e.toolCallId === 'toolu_search')!;
+    expect(JSON.stringify(bodies[1].messages)).toContain(JSON.stringify(search.model.value).slice(1, 40));
   });
 
   it('openai (Responses API): native deferral on the wire and a file write end to end', async () => {

@@ -85,13 +85,16 @@ describe('view_tool_call', () => {
     expect(compactions).toHaveLength(1);
     expect(compactions[0]).toMatchObject({ toolCallId: 'call_dump', strategy: 'trim', pointer: join(dataDir, 'compacted_outputs', 'task-e2e', 'call_dump.json') });
     expect(compactions[0]!.originalTokens).toBeGreaterThanOrEqual(2_500);
-    // The client got the full result first, before compaction finished; the compaction event
-    // then says exactly what the model was sent instead.
+    // The client got the full result first (`tool-finished`), before compaction finished; the
+    // `tool-result` event then says exactly what the model was sent: the compacted form.
     const order = log.filter((e) => e.toolCallId === 'call_dump').map((e) => e.type);
-    expect(order).toEqual(['tool-call', 'tool-result', 'compaction']);
-    expect(log.find((e) => e.type === 'tool-result' && e.toolCallId === 'call_dump')).toMatchObject({ client: RAW });
+    expect(order).toEqual(['tool-call', 'tool-finished', 'compaction', 'tool-result']);
+    expect(log.find((e) => e.type === 'tool-finished' && e.toolCallId === 'call_dump')).toMatchObject({ client: RAW });
     const sent = secondPrompt.flatMap((m) => (m.role === 'tool' ? m.content : [])).find((p) => p.type === 'tool-result' && p.toolCallId === 'call_dump');
     expect(sent && 'output' in sent ? sent.output : undefined).toEqual(compactions[0]!.model);
+    const resultEvent = log.find((e) => e.type === 'tool-result' && e.toolCallId === 'call_dump');
+    expect(resultEvent && 'model' in resultEvent ? resultEvent.model : undefined).toEqual(compactions[0]!.model);
+    expect(resultEvent).toMatchObject({ client: RAW });
 
     // Step 3 saw the first page of the raw output, uncompacted (view_tool_call is exempt).
     const page = lastToolResult(model, 'call_view')?.output as { type: string; value: ViewPage };

@@ -72,14 +72,20 @@ describe('timeout and grace', () => {
 
   it('under bubblewrap too (found by command line)', async () => {
     let seen: number[] = [];
+    let poll: NodeJS.Timeout | undefined;
     const { value, ms } = await timed(() =>
       sandbox.exec('trap "" TERM; echo started; exec sleep 601', {
         timeoutMs: BWRAP_TIMEOUT,
         onStdout: () => {
-          seen = findProcesses('sleep', '601');
+          // "started" is printed just before `exec sleep`: poll until the sleep shows up, since
+          // on a loaded machine the exec may not have happened yet when the chunk arrives.
+          poll = setInterval(() => {
+            if (seen.length === 0) seen = findProcesses('sleep', '601');
+          }, 20);
         },
       }),
     );
+    clearInterval(poll);
     expect(seen.length).toBe(1); // it was running (the check can fail)
     expect(value.timedOut).toBe(true);
     expect(ms).toBeLessThan(BWRAP_TIMEOUT + GRACE + SLACK);

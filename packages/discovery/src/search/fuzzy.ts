@@ -7,20 +7,14 @@
 export class FuzzyVocabulary {
   private readonly terms: readonly string[];
   private readonly ids: ReadonlyMap<string, number>;
-  /** Term ids by term length. */
-  private readonly byLength = new Map<number, number[]>();
+  /** Term ids by term length, grouped on first use. */
+  private byLength: Map<number, number[]> | undefined;
   /** Per term length: deletion variant → ids of terms of that length that produce it. */
   private readonly deletes = new Map<number, Map<string, number[]>>();
 
   constructor(terms: readonly string[], ids: ReadonlyMap<string, number>) {
     this.terms = terms;
     this.ids = ids;
-    terms.forEach((term, id) => {
-      if (term.length < MIN_FUZZY_LENGTH - 1 || /[0-9]/.test(term)) return;
-      const list = this.byLength.get(term.length);
-      if (list) list.push(id);
-      else this.byLength.set(term.length, [id]);
-    });
   }
 
   /** Ids of vocabulary terms at edit distance exactly 1 from `word` (none for words under 4 letters). */
@@ -49,6 +43,16 @@ export class FuzzyVocabulary {
     let map = this.deletes.get(length);
     if (map) return map;
     map = new Map();
+    if (!this.byLength) {
+      const byLength = new Map<number, number[]>();
+      this.terms.forEach((term, id) => {
+        if (term.length < MIN_FUZZY_LENGTH - 1 || /[0-9]/.test(term)) return;
+        const list = byLength.get(term.length);
+        if (list) list.push(id);
+        else byLength.set(term.length, [id]);
+      });
+      this.byLength = byLength;
+    }
     for (const id of this.byLength.get(length) ?? []) {
       for (const d of deletions(this.terms[id] as string)) {
         const list = map.get(d);

@@ -4,6 +4,8 @@
  * Everything here is deterministic and language-generic (English morphology only in the stemmer).
  */
 
+const NON_ASCII = /[^\x00-\x7f]/;
+
 // Common English function words and request phrasing ("can you", "please", "I want"). Verbs that name
 // tool actions (get, list, find, search, create...) are deliberately NOT stop words: they often are the
 // only thing that tells two tools of one server apart.
@@ -25,10 +27,10 @@ export function isStopWord(token: string): boolean {
 
 /** Lower-cases and folds diacritics ("Pokémon" → "pokemon"). */
 export function foldCase(text: string): string {
+  if (!NON_ASCII.test(text)) return text.toLowerCase();
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
 
-const NON_ASCII = /[^\x00-\x7f]/;
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 // Character classes for the scanner below.
@@ -101,7 +103,8 @@ export function compoundIdentifiers(text: string): string[] {
 
 /** Removes separators and folds case, for comparing whole names ("GitHub_API" → "githubapi"). */
 export function compact(text: string): string {
-  return foldCase(text).replace(/[^\p{L}\p{N}]/gu, '');
+  const folded = foldCase(text);
+  return NON_ASCII.test(folded) ? folded.replace(/[^\p{L}\p{N}]/gu, '') : folded.replace(/[^a-z0-9]/g, '');
 }
 
 const VOWEL = /[aeiouy]/;

@@ -83,6 +83,16 @@ describe('createToolIndex: identifiers', () => {
   it('reads run-together words', () => {
     expect(index.search('getforecast')[0]?.name).toBe('weather__get_forecast');
   });
+
+  it('joins two query words the catalog writes as one', () => {
+    const joined = createToolIndex([
+      { name: 'lookup_zipcode', description: 'Find the zipcode of an address.' },
+      { name: 'code_formatter', description: 'Format source code.' },
+      { name: 'search_code', description: 'Search code in a repository.' },
+      { name: 'run_code', description: 'Run a code snippet.' },
+    ]);
+    expect(joined.search('which zip code is this street in')[0]?.name).toBe('lookup_zipcode');
+  });
 });
 
 describe('createToolIndex: typos', () => {

@@ -23,7 +23,7 @@ export interface ToolIndexTuning {
   synonymWeight: number;
   /** Weight of a one-edit typo correction of an unknown query word. */
   typoWeight: number;
-  /** Weight of the pieces of an unknown run-together query word ("getweather"). */
+  /** Weight of the pieces of an unknown run-together query word ("getweather"), and of two query words joined into one catalog word ("zip code" → "zipcode"). */
   splitWeight: number;
   /** Weight of query words inside quotes: they are usually argument values, not what the tool does. */
   quotedWeight: number;
@@ -53,7 +53,7 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   fieldB: [0.5, 0.3, 0.9, 0.9] as const,
   synonymWeight: 0.3,
   typoWeight: 0.7,
-  splitWeight: 0.7,
+  splitWeight: 0.5,
   quotedWeight: 0.5,
   nameCoverage: 0.2,
   clauseMix: 0.6,
@@ -412,6 +412,17 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
           const pid = wordTerm.get(p) as number;
           if (pid >= 0) put(pid, t.splitWeight);
         }
+      }
+    }
+    // Two query words the catalog writes as one ("zip code" → "zipcode", "user name" → "username").
+    wordWeight = 1;
+    for (let i = 0; i + 1 < words.length; i++) {
+      const a = words[i] as QueryWord;
+      const b = words[i + 1] as QueryWord;
+      const joined = wordTerm.get(a.word + b.word);
+      if (joined !== undefined && joined >= 0) {
+        wordWeight = Math.min(a.weight, b.weight);
+        put(joined, t.splitWeight);
       }
     }
     // Identifiers written run-together or in mixed case ("WhoIS", "get_weather") may be a single
