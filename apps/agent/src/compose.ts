@@ -29,7 +29,8 @@ import type { DeferPathOption } from './args.js';
 import type { HostConfirmation } from './confirmation.js';
 import type { ModelInfo } from './create-model.js';
 import { AgentStartupError } from './errors.js';
-import type { AgentEvent, AgentEventSink } from './events.js';
+import { createEventRouter } from './event-router.js';
+import type { AgentEvent, AgentEventSink, CompactionEvent } from './events.js';
 import { unconfiguredConfig } from './pending-configs.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
@@ -65,8 +66,13 @@ export interface ComposeAgentOptions {
   deferPath?: DeferPathOption;
   /** How confirmation requests are answered. */
   confirmation: HostConfirmation;
-  /** Receives every event of the run. */
+  /**
+   * Receives every event of the run for a log: a `tool-result` is delivered once its model view is
+   * final (exactly what the model is sent), followed by its `compaction`, if any.
+   */
   onEvent?: AgentEventSink;
+  /** Receives every event as it happens, for a display (a `tool-result` at once, with the tool's view). */
+  onLiveEvent?: AgentEventSink;
   /** Heartbeat period of long tool calls (default 30 s). */
   heartbeatIntervalMs?: number;
   /** Stops every tool call and background job of the run. */
@@ -111,7 +117,7 @@ export interface ComposedAgent {
   close(): Promise<void>;
 }
 
-function compactionEvent(event: CompactorCompactionEvent): AgentEvent {
+function compactionEvent(event: CompactorCompactionEvent): CompactionEvent {
   return {
     type: 'compaction',
     toolCallId: event.toolCallId,
@@ -151,7 +157,7 @@ export function builtInConfigs(inputs: BuiltInConfigInputs): ServerToolConfig[] 
 async function loadMcp(source: ComposeAgentOptions['mcpConfig']): Promise<McpConfig | undefined> {
   if (source === undefined) return undefined;
   // Both throw McpConfigError (stage discovery) naming the problem and the fix.
-  return typeof source === 'string' ? loadMcpConfig(source) : parseMcpConfig(source, 'the built-in demo config');
+  return typeof source === 'string' ? loadMcpConfig(source) : parseMcpConfig(source, 'the inline MCP config');
 }
 
 /**
@@ -163,7 +169,8 @@ async function loadMcp(source: ComposeAgentOptions['mcpConfig']): Promise<McpCon
 export async function composeAgent(options: ComposeAgentOptions): Promise<ComposedAgent> {
   const workspace = resolve(options.workspace);
   const dataDir = resolve(options.dataDir ?? join(workspace, '.aibuddy'));
-  const emit = (event: AgentEvent) => options.onEvent?.(event);
+  const router = createEventRouter({ ...(options.onLiveEvent ? { live: options.onLiveEvent } : {}), ...(options.onEvent ? { log: options.onEvent } : {}) });
+  const emit = (event: AgentEvent) => router.emit(event);
   const warn = (message: string) => options.onWarning?.(message);
   const closers: Array<() => Promise<void> | void> = [];
   const close = async () => {
@@ -200,7 +207,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     }
     closers.push(() => sandbox.close?.());
 
-    const mcp: McpManager | undefined = mcpConfig ? await connectMcpServers(mcpConfig, { reconnect: false }) : undefined;
+    const mcp: McpManager | undefined = mcpConfig ? await connectMcpServers(mcpConfig) : undefined;
     if (mcp) closers.push(() => mcp.close());
     for (const failure of mcp?.failures() ?? []) {
       warn(`${failure.error.message}\n  Fix: check the "${failure.server}" entry of the MCP config (command, args, env); the run goes on without its tools.`);
@@ -220,15 +227,10 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       nameMap: { ...TOOL_NAME_MAP, ...options.extraNameMap, ...(mcp?.nameMap() ?? {}) },
     });
 
-    // Compaction events of results whose tool-result is still being written go out right after
-    // it (see the tool-result handling below); the others (found by a context rebuild) at once.
-    const compactionFollowsResult = new Set<string>();
     const compactor = createCompactor({
       dataDir,
       ...(options.signal ? { signal: options.signal } : {}),
-      onCompaction: (event) => {
-        if (!compactionFollowsResult.has(event.toolCallId)) emit(compactionEvent(event));
-      },
+      onCompaction: (event) => router.compaction(compactionEvent(event)),
       onWarning: (error) => warn(`[projection] compaction: ${error.message}`),
     });
     closers.push(() => compactor.close());
@@ -260,28 +262,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     const tools = createAiTools(resolved, {
       services,
       taskId: options.taskId,
-      onEvent: (event: RuntimeEvent) => {
-        if (event.type !== 'tool-result' || event.error) {
-          emit(event);
-          return;
-        }
-        // The runtime reports a result as soon as it exists; when the compactor replaces its view,
-        // the model is sent the compacted form. The event log promises the view the model is sent,
-        // so the event waits for the compaction outcome (milliseconds, only for large results).
-        // (The runtime starts its hooks right after this event, so the job is asked for one tick later.)
-        compactionFollowsResult.add(event.toolCallId);
-        void Promise.resolve()
-          .then(() => compactor.outcomeOf(options.taskId, event.toolCallId))
-          .then(
-          (outcome) => {
-            if (outcome?.kind === 'compacted') {
-              emit({ ...event, model: outcome.model });
-              emit(compactionEvent({ type: 'compaction', ...outcome }));
-            } else emit(event);
-          },
-          () => emit(event),
-        );
-      },
+      onEvent: (event: RuntimeEvent) => router.runtime(event),
       hooks: compactor.hooks,
       confirmation: gate,
       ...(options.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
@@ -324,7 +305,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     };
 
     const callSettings: ComposedAgent['callSettings'] = {
-      tools: deferred.callSettings.tools,
+      tools: router.wrapTools(deferred.callSettings.tools),
       ...(deferred.callSettings.activeTools ? { activeTools: deferred.callSettings.activeTools } : {}),
       prepareStep: deferred.callSettings.prepareStep,
       experimental_repairToolCall: deferred.callSettings.experimental_repairToolCall,
@@ -343,6 +324,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
         // Background compactions finish (or are cancelled by the stop) before the data dir is left.
         if (!options.signal?.aborted) await compactor.whenIdle().catch(() => undefined);
         await close();
+        router.flush();
       },
     };
   } catch (error) {

@@ -28,3 +28,6 @@ export { loadReplayScript, parseReplayScript, ReplayExhaustedError, ReplayLangua
 export type { ReplayModelOptions, ReplayScript, ReplayStep, ReplayToolCall } from './replay-model.js';
 export { DEFAULT_MAX_STEPS, runTask } from './run-task.js';
 export type { RunTaskOptions, RunTaskResult } from './run-task.js';
+export { createEventRouter } from './event-router.js';
+export type { EventRouter } from './event-router.js';
+export { rawOutputText, viewCall } from './view-call.js';

@@ -80,12 +80,17 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
   // Calls that produced events through the runtime or the instrumented tools; the others (a call
   // to an unknown tool, input the SDK rejected) are reported from the stream.
   const reported = new Set<string>();
-  const emit = (event: AgentEvent) => {
+  const live = (event: AgentEvent) => {
     if (event.type === 'tool-call') reported.add(event.toolCallId);
     options.renderer?.event(event);
-    options.onEvent?.(event);
+    options.onLiveEvent?.(event);
   };
-  const agent = await composeAgent({ ...options, onEvent: emit });
+  const log = (event: AgentEvent) => options.onEvent?.(event);
+  const emit = (event: AgentEvent) => {
+    live(event);
+    log(event);
+  };
+  const agent = await composeAgent({ ...options, onEvent: log, onLiveEvent: live });
   options.onComposed?.(agent);
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   let steps = 0;

@@ -39,12 +39,14 @@ const LOWER = 1;
 const UPPER = 2;
 const DIGIT = 3;
 
-function charClass(code: number, ch: string): number {
+function charClass(src: string, i: number): number {
+  const code = src.charCodeAt(i);
   if (code >= 97 && code <= 122) return LOWER;
   if (code >= 65 && code <= 90) return UPPER;
   if (code >= 48 && code <= 57) return DIGIT;
   if (code < 128) return OTHER;
   // Non-ASCII: letters of other scripts count as lower-case letters (no case split), digits as digits.
+  const ch = src[i] as string;
   if (!LETTER_OR_DIGIT.test(ch)) return OTHER;
   return /\p{N}/u.test(ch) ? DIGIT : ch === ch.toLowerCase() ? LOWER : UPPER;
 }
@@ -63,8 +65,7 @@ export function splitWords(text: string): string[] {
   let start = -1;
   let prev = OTHER;
   for (let i = 0; i <= src.length; i++) {
-    const ch = i < src.length ? (src[i] as string) : ' ';
-    const cls = i < src.length ? charClass(src.charCodeAt(i), ch) : OTHER;
+    const cls = i < src.length ? charClass(src, i) : OTHER;
     let boundary = cls === OTHER;
     if (!boundary && start >= 0) {
       if (cls === DIGIT) boundary = prev !== DIGIT;
