@@ -7,12 +7,12 @@ import type { AgentEvent, AgentEventSink, CompactionEvent } from './events.js';
  * Routes events to two sinks: `live` (a display: everything at once, as it happens) and `log` (the
  * event log, whose `tool-result.model` must be exactly what the model is sent).
  *
- * The runtime reports a result as soon as the call ends, with the tool's own model view. Two later
- * steps can change what the model is actually sent: the compactor's replacement of a large view,
- * and a defer path's re-presentation (Anthropic `tool_reference` blocks for `tool_search`). Both
- * happen inside the final tool map's `toModelOutput`, so the router wraps it and writes the
- * `tool-result` line with its answer; the display line is not held back. A `compaction` line follows
- * the `tool-result` line of its call.
+ * The runtime reports `tool-finished` (the client's view) at once and `tool-result` once its own
+ * model view is final (after compaction). One later step can still change what the model is sent:
+ * a defer path's presentation (on the Anthropic native path `tool_search` answers with
+ * `tool_reference` blocks). It happens in the final tool map's `toModelOutput`, so the router wraps
+ * that and writes the `tool-result` line with its answer. A call's `compaction` line is written
+ * right after its `tool-result` line.
  */
 export interface EventRouter {
   /** The runtime's event sink. */
@@ -23,7 +23,7 @@ export interface EventRouter {
   emit(event: AgentEvent): void;
   /** Wraps `toModelOutput` of the final tools so the log gets the view the model is sent. */
   wrapTools(tools: ToolSet): ToolSet;
-  /** Writes results whose `toModelOutput` never ran (a stopped run) with the runtime's view. */
+  /** Writes what is still held back (a stopped run): results with the runtime's view, then compactions. */
   flush(): void;
 }
 
@@ -31,28 +31,43 @@ export interface EventRouter {
 export function createEventRouter(sinks: { live?: AgentEventSink; log?: AgentEventSink }): EventRouter {
   const live = (e: AgentEvent) => sinks.live?.(e);
   const log = (e: AgentEvent) => sinks.log?.(e);
+  // Calls that finished and whose tool-result line is not written yet.
+  const awaitingResult = new Set<string>();
   const pendingResults = new Map<string, ToolResultEvent>();
-  const pendingCompactions = new Map<string, CompactionEvent>();
+  const heldCompactions = new Map<string, CompactionEvent>();
 
   const writeResult = (event: ToolResultEvent, model: ModelOutput) => {
     pendingResults.delete(event.toolCallId);
+    awaitingResult.delete(event.toolCallId);
     log({ ...event, model });
-    const compaction = pendingCompactions.get(event.toolCallId);
+    const compaction = heldCompactions.get(event.toolCallId);
     if (compaction) {
-      pendingCompactions.delete(event.toolCallId);
+      heldCompactions.delete(event.toolCallId);
       log(compaction);
     }
   };
 
   return {
     runtime(event) {
+      if (event.type === 'tool-finished') {
+        if (!event.error) awaitingResult.add(event.toolCallId);
+        live(event);
+        log(event);
+        return;
+      }
+      if (event.type === 'tool-result') {
+        // The display already showed `tool-finished`; the log waits for the final presentation.
+        live(event);
+        if (event.error) writeResult(event, event.model);
+        else pendingResults.set(event.toolCallId, event);
+        return;
+      }
       live(event);
-      if (event.type === 'tool-result' && !event.error) pendingResults.set(event.toolCallId, event);
-      else log(event);
+      log(event);
     },
     compaction(event) {
       live(event);
-      if (pendingResults.has(event.toolCallId)) pendingCompactions.set(event.toolCallId, event);
+      if (awaitingResult.has(event.toolCallId) || pendingResults.has(event.toolCallId)) heldCompactions.set(event.toolCallId, event);
       else log(event);
     },
     emit(event) {
@@ -81,8 +96,9 @@ export function createEventRouter(sinks: { live?: AgentEventSink; log?: AgentEve
     },
     flush() {
       for (const event of [...pendingResults.values()]) writeResult(event, event.model);
-      for (const event of pendingCompactions.values()) log(event);
-      pendingCompactions.clear();
+      for (const event of heldCompactions.values()) log(event);
+      heldCompactions.clear();
+      awaitingResult.clear();
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { ModelOutput } from '@aibuddy/registry';
 import type { AgentEvent } from './events.js';
 
 /** Where the renderer writes. */
@@ -50,6 +51,27 @@ function preview(value: unknown, max = MAX_INPUT_PREVIEW): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
+function modelSummary(model: ModelOutput): string {
+  return model.type === 'text' || model.type === 'error-text' ? model.value : model.type === 'json' ? JSON.stringify(model.value) : model.type;
+}
+
+/** A one-line summary of a client projection (display fields first, then common result shapes). */
+function clientSummary(client: unknown): string {
+  if (typeof client === 'string') return client;
+  if (typeof client !== 'object' || client === null) return String(client);
+  const c = client as Record<string, unknown>;
+  for (const key of ['summary', 'display', 'title']) if (typeof c[key] === 'string') return c[key] as string;
+  if (typeof c.exitCode === 'number' || c.exitCode === null) {
+    const out = typeof c.stdout === 'string' ? c.stdout.length : 0;
+    return `exit code ${String(c.exitCode)}${c.timedOut ? ' (timed out)' : ''}; ${out} characters of output`;
+  }
+  if (Array.isArray(c.content)) {
+    const text = (c.content as Array<{ type?: string; text?: string }>).filter((p) => p.type === 'text').map((p) => p.text).join(' ');
+    if (text) return text;
+  }
+  return JSON.stringify(client);
+}
+
 function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
@@ -70,6 +92,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
   const yellow = paint('33');
   const elapsedEvery = options.elapsedEveryMs ?? 10_000;
   const liveLimit = options.liveOutputLines ?? 20;
+  const shown = new Set<string>();
   const running = new Map<string, { toolName: string; started: number; lastNotice: number; lines: number; hidden: number }>();
   let atLineStart = true;
   let outputOpen: string | undefined;
@@ -158,16 +181,19 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
         }
         case 'heartbeat':
           break;
+        case 'tool-finished':
         case 'tool-result': {
+          // The runtime reports a call twice (finished at once, result once the model view is
+          // final); other calls only as a result. Each call is shown once, as soon as possible.
+          if (shown.has(event.toolCallId)) break;
+          shown.add(event.toolCallId);
           const call = running.get(event.toolCallId);
           if (call && call.hidden > 0) line(dim(`│ … ${call.hidden} more lines not shown here (--events keeps every chunk)`));
           running.delete(event.toolCallId);
           if (event.error) {
             line(`${red('✗')} ${event.toolName} ${red(event.error.message)} ${dim(`(${seconds(event.durationMs)})`)}`);
           } else {
-            const model = event.model;
-            const summary =
-              model.type === 'text' || model.type === 'error-text' ? model.value : model.type === 'json' ? JSON.stringify(model.value) : model.type;
+            const summary = event.type === 'tool-result' ? modelSummary(event.model) : clientSummary(event.client);
             line(`${green('✓')} ${event.toolName} ${dim(`(${seconds(event.durationMs)})`)} ${dim(preview(summary, 120))}`);
           }
           break;

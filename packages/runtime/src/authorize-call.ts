@@ -6,6 +6,7 @@ import type { AuthorizationDecision, AuthorizationRequest } from './create-ai-to
 import type { RuntimeEvent } from './events.js';
 import { inputDigest } from './input-digest.js';
 import { findSdkApproval } from './sdk-approval.js';
+import { raceAbort } from './abort.js';
 
 /** What the authorization step decided for one high-impact call. */
 export type AuthorizationOutcome = { approved: true } | { approved: false; reason: string };
@@ -46,24 +47,6 @@ function short(digest: string): string {
   return digest.slice(0, 12);
 }
 
-/** Waits for `promise` unless `signal` fires first (the wait is then abandoned). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 /**
  * Records an AI SDK approval request for a high-impact call (called from the tool's
@@ -162,7 +145,7 @@ export async function authorizeCall(args: AuthorizeCallArgs): Promise<Authorizat
 
   let decision: AuthorizationDecision;
   try {
-    decision = await untilAborted(Promise.resolve().then(() => args.authorize!(request, args.signal)), args.signal);
+    decision = await raceAbort(Promise.resolve().then(() => args.authorize!(request, args.signal)), args.signal);
   } catch (error) {
     if (args.signal.aborted) {
       const reason = `stopped while waiting for the user: ${stopReason(args.signal)}`;

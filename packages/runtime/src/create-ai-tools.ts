@@ -19,6 +19,7 @@ import { authorizeCall, recordSdkApprovalRequest, stopOpenRequests } from './aut
 import type { ConfirmationGate } from './confirmation-gate.js';
 import { hasSdkApprovalRequest } from './sdk-approval.js';
 import { defaultModelOutput, modelOutputText } from './model-output.js';
+import { abortReason, raceAbort } from './abort.js';
 
 /** Default period of heartbeats for running tools. */
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
@@ -125,29 +126,6 @@ interface CallRecord {
   deniedReason?: string;
 }
 
-function abortReason(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
-  return typeof reason === 'string' ? reason : 'the run was stopped';
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 /**
  * Turns resolved tools into a plain AI SDK tool map that runs unchanged under `generateText`,

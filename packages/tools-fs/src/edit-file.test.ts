@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calls, createWorkspace, runSteps, withActor } from './__fixtures__/harness.js';
-import type { Workspace } from './__fixtures__/harness.js';
+import { calls, createWorkspace, runSteps, withActor } from '@aibuddy/tool-harness';
+import type { Workspace } from '@aibuddy/tool-harness';
 import { filesystemToolConfig } from './filesystem-config.js';
 
 const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');

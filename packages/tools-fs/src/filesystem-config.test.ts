@@ -2,8 +2,8 @@ import { describe, expect, it, afterAll, beforeAll } from 'vitest';
 import { assertConsistent, resolveToolSet, TOOL_CONFIG_METAS, TOOL_NAME_MAP } from '@aibuddy/registry';
 import { createFilesystemToolConfig, filesystemToolConfig } from './filesystem-config.js';
 import { compactFilesystemResult } from './compact.js';
-import { calls, createWorkspace, runSteps } from './__fixtures__/harness.js';
-import type { Workspace } from './__fixtures__/harness.js';
+import { calls, createWorkspace, runSteps } from '@aibuddy/tool-harness';
+import type { Workspace } from '@aibuddy/tool-harness';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 

@@ -8,8 +8,8 @@ import { createAiTools } from '@aibuddy/runtime';
 import type { RuntimeEvent } from '@aibuddy/runtime';
 import { lastToolResult, scriptedModel } from '@aibuddy/test-utils';
 import type { ISandbox } from '@aibuddy/sandbox';
-import { calls, createWorkspace, runSteps } from './__fixtures__/harness.js';
-import type { Workspace } from './__fixtures__/harness.js';
+import { calls, createWorkspace, runSteps } from '@aibuddy/tool-harness';
+import type { Workspace } from '@aibuddy/tool-harness';
 import { createShellToolConfig, shellToolConfig } from './shell-config.js';
 import type { ExecuteOutput } from './exec-result.js';
 

@@ -1,8 +1,8 @@
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { calls, createWorkspace, runSteps } from './__fixtures__/harness.js';
-import type { Workspace } from './__fixtures__/harness.js';
+import { calls, createWorkspace, runSteps } from '@aibuddy/tool-harness';
+import type { Workspace } from '@aibuddy/tool-harness';
 import { createShellToolConfig, shellToolConfig } from './shell-config.js';
 
 let ws: Workspace;

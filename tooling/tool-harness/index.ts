@@ -1,5 +1,5 @@
-// Test harness: a real Node sandbox on a fresh temporary folder, and a way to run scripted model
-// steps through generateText with the tools of one config.
+// Test harness for tool packages: a real Node sandbox on a fresh temporary folder, and a way to
+// run scripted model steps through generateText with the tools of one config.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,4 +67,23 @@ export async function runSteps(
 /** One call per step. */
 export function calls(...list: Array<[id: string, toolName: string, input: unknown]>): ScriptStep[] {
   return list.map(([id, toolName, input]) => ({ toolCalls: [{ id, toolName, input }] }));
+}
+
+/**
+ * The real sandbox with another actor's action run right after one of its methods (a person
+ * editing a file right after the agent read it, a concurrent writer). Not a fake: every call
+ * still goes to the real adapter.
+ */
+export function withActor<K extends 'readFile' | 'writeFile' | 'editFile'>(
+  sandbox: ISandbox,
+  method: K,
+  after: (...args: Parameters<ISandbox[K]>) => Promise<void> | void,
+): ISandbox {
+  const wrapped = Object.create(sandbox) as ISandbox;
+  (wrapped as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
+    const result = await (sandbox[method] as (...a: unknown[]) => Promise<unknown>).apply(sandbox, args);
+    await after(...(args as Parameters<ISandbox[K]>));
+    return result;
+  };
+  return wrapped;
 }
