@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
+import type { LanguageModel, PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
 import { createCompactor, rebuildContext, toolResultsConfig } from '@aibuddy/compactor';
 import type { CompactionEvent as CompactorCompactionEvent } from '@aibuddy/compactor';
 import { createDeferredTools } from '@aibuddy/defer';
@@ -84,6 +84,11 @@ export interface ComposeAgentOptions {
    * `extraMetas` and its tool names in `extraNameMap`; `assertConsistent` refuses to start otherwise.
    */
   extraConfigs?: readonly ServerToolConfig[];
+  /**
+   * The model that writes `summary` compactions (none of the built-in tools asks for one). Without it,
+   * `summary` falls back to trimming; the CLI injects none, so a scripted run never spends a step on it.
+   */
+  summaryModel?: LanguageModel;
   /** Metadata of `extraConfigs`, by config key. */
   extraMetas?: Readonly<Record<string, ToolConfigMeta>>;
   /** Tool name → config key for `extraConfigs`. */
@@ -230,6 +235,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     const compactor = createCompactor({
       dataDir,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.summaryModel ? { summaryModel: options.summaryModel } : {}),
       onCompaction: (event) => router.compaction(compactionEvent(event)),
       onWarning: (error) => warn(`[projection] compaction: ${error.message}`),
     });

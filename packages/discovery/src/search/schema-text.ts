@@ -17,13 +17,28 @@ export function schemaText(schema: unknown): SchemaText {
   return out;
 }
 
+/**
+ * {@link schemaText} into `out`, which is emptied first: the index build reuses one pair of arrays for
+ * every tool instead of allocating three objects per tool.
+ */
+export function collectSchemaText(schema: unknown, out: SchemaText): void {
+  out.names.length = 0;
+  out.descriptions.length = 0;
+  walk(schema, out, 0);
+}
+
+const COMBINATORS = ['anyOf', 'oneOf', 'allOf'] as const;
+
 function walk(schema: unknown, out: SchemaText, depth: number): void {
   if (!schema || typeof schema !== 'object' || depth > MAX_DEPTH || out.names.length >= MAX_PROPERTIES) return;
   const s = schema as Record<string, unknown>;
   const props = s['properties'];
   if (props && typeof props === 'object') {
-    for (const [key, value] of Object.entries(props as Record<string, unknown>)) {
+    const record = props as Record<string, unknown>;
+    // Object.keys order = Object.entries order, without a [key, value] pair per property.
+    for (const key of Object.keys(record)) {
       if (out.names.length >= MAX_PROPERTIES) return;
+      const value = record[key];
       out.names.push(key);
       if (value && typeof value === 'object') {
         const v = value as Record<string, unknown>;
@@ -34,7 +49,7 @@ function walk(schema: unknown, out: SchemaText, depth: number): void {
     }
   }
   if (s['items']) walk(s['items'], out, depth + 1);
-  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+  for (const key of COMBINATORS) {
     const list = s[key];
     if (Array.isArray(list)) for (const sub of list) walk(sub, out, depth + 1);
   }

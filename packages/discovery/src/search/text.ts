@@ -4,6 +4,8 @@
  * Everything here is deterministic and language-generic (English morphology only in the stemmer).
  */
 
+import { SPAN, scanWordSpans, wordSpans } from './word-spans.js';
+
 const NON_ASCII = /[^\x00-\x7f]/;
 
 // Common English function words and request phrasing ("can you", "please", "I want"). Verbs that name
@@ -31,58 +33,27 @@ export function foldCase(text: string): string {
   return text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 }
 
-const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
-
-// Character classes for the scanner below.
-const OTHER = 0;
-const LOWER = 1;
-const UPPER = 2;
-const DIGIT = 3;
-
-function charClass(src: string, i: number): number {
-  const code = src.charCodeAt(i);
-  if (code >= 97 && code <= 122) return LOWER;
-  if (code >= 65 && code <= 90) return UPPER;
-  if (code >= 48 && code <= 57) return DIGIT;
-  if (code < 128) return OTHER;
-  // Non-ASCII: letters of other scripts count as lower-case letters (no case split), digits as digits.
-  const ch = src[i] as string;
-  if (!LETTER_OR_DIGIT.test(ch)) return OTHER;
-  return /\p{N}/u.test(ch) ? DIGIT : ch === ch.toLowerCase() ? LOWER : UPPER;
+/** Folds diacritics ("Pokémon" → "Pokemon"); case is kept. ASCII text is returned as is. */
+export function foldDiacritics(text: string): string {
+  return NON_ASCII.test(text) ? text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : text;
 }
 
 /**
  * Splits text into raw lower-case word pieces: identifiers are broken at case changes, underscores,
  * hyphens, dots and letter/digit boundaries ("getHTTPResponse_v2" → get http response v 2).
- * A single pass over the characters: this runs for every word of every tool at index build.
  */
 export function splitWords(text: string): string[] {
-  const src = NON_ASCII.test(text) ? text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '') : text;
+  const src = foldDiacritics(text);
   // Lower-case once; slices are taken from this copy (same length: ASCII, or folded and re-checked).
   const lower = src.toLowerCase();
   const low = lower.length === src.length ? lower : undefined;
-  const out: string[] = [];
-  let start = -1;
-  let prev = OTHER;
-  for (let i = 0; i <= src.length; i++) {
-    const cls = i < src.length ? charClass(src, i) : OTHER;
-    let boundary = cls === OTHER;
-    if (!boundary && start >= 0) {
-      if (cls === DIGIT) boundary = prev !== DIGIT;
-      else if (prev === DIGIT) boundary = true;
-      else if (cls === UPPER && prev === LOWER) boundary = true;
-      else if (cls === LOWER && prev === UPPER && i - start >= 2) {
-        // "HTTPResponse": the last capital starts the next word.
-        out.push(low ? low.slice(start, i - 1) : src.slice(start, i - 1).toLowerCase());
-        start = i - 1;
-      }
-    }
-    if (boundary && start >= 0) {
-      out.push(low ? low.slice(start, i) : src.slice(start, i).toLowerCase());
-      start = -1;
-    }
-    if (cls !== OTHER && start < 0) start = i;
-    prev = cls;
+  const count = scanWordSpans(src);
+  const spans = wordSpans();
+  const out: string[] = new Array(count);
+  for (let k = 0; k < count; k++) {
+    const start = spans[SPAN * k] as number;
+    const end = spans[SPAN * k + 1] as number;
+    out[k] = low ? low.slice(start, end) : src.slice(start, end).toLowerCase();
   }
   return out;
 }

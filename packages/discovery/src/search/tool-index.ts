@@ -1,7 +1,10 @@
 import { ToolSearchQueryError } from './errors.js';
 import { FuzzyVocabulary } from './fuzzy.js';
-import { regexSearch, type RegexDocument } from './regex-search.js';
-import { schemaText } from './schema-text.js';
+import { tokenizeCatalog } from './catalog-tokens.js';
+import { NameKeys } from './name-keys.js';
+import { segmentNameWords } from './name-segments.js';
+import { buildPostings, nameTerms } from './postings.js';
+import { regexSearch } from './regex-search.js';
 import { segment } from './segment.js';
 import { synonymsOf } from './synonyms.js';
 import { compact, compoundIdentifiers, isStopWord, parseQuery, splitWords, stem, type QueryWord } from './text.js';
@@ -64,17 +67,11 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   candidateFloor: 0.35,
 });
 
-const FIELDS = 4;
-const F_NAME = 0;
-const F_SERVER = 1;
-const F_DESC = 2;
 const DEFAULT_LIMIT = 5;
 // Longer queries are cut: ranking quality does not improve past a few paragraphs, latency would.
 const MAX_QUERY_CHARS = 4000;
 // Longest run of query words joined to look for a tool or server name ("create issue" → "createissue").
 const MAX_NAME_NGRAM = 5;
-// Shortest compact name looked up as a whole-name mention.
-const MIN_NAME_KEY = 4;
 
 /** Query terms after normalisation: parallel arrays of term ids and weights. */
 interface QueryTerms {
@@ -105,251 +102,25 @@ interface QueryTerms {
 export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Partial<ToolIndexTuning> = {}): ToolIndex {
   const t: ToolIndexTuning = { ...DEFAULT_TUNING, ...tuning };
   if (!Array.isArray(entries)) throw new TypeError('createToolIndex: entries must be an array of { name, description?, inputSchema?, server? }.');
-  const n = entries.length;
-  const names: string[] = new Array(n);
-  const seen = new Set<string>();
-
-  const vocab = new Map<string, number>();
-  const vocabTerms: string[] = [];
-  // Raw word → term id (-1: stop word). One map lookup per token instead of stop check + stem + vocab.
-  const wordTerm = new Map<string, number>();
-  const termOfWord = (word: string): number => {
-    let id = wordTerm.get(word);
-    if (id === undefined) {
-      if (isStopWord(word)) id = -1;
-      else {
-        const s = stem(word);
-        id = vocab.get(s);
-        if (id === undefined) {
-          id = vocabTerms.length;
-          vocab.set(s, id);
-          vocabTerms.push(s);
-        }
-      }
-      wordTerm.set(word, id);
-    }
-    return id;
+  // Pass 1: tokens per field, as flat typed arrays (doc order, field order).
+  const cat = tokenizeCatalog(entries);
+  // Only what queries need is kept; the token arrays are dropped after the build.
+  const { names, words, vocab, vocabTerms, serverOf, serverDocs, serverNames, regexDocs } = cat;
+  const n = names.length;
+  /** Term id of a raw lower-case word (-1: stop word), or undefined when the catalog never uses it. */
+  const termOfWord = (word: string): number | undefined => {
+    const entry = words.find(word);
+    return entry < 0 ? undefined : (words.values[entry] as number);
   };
 
-  // Pass 1: tokens per field, as flat arrays (doc order, field order).
-  // Growable typed buffers: a 10,000-tool catalog has about a million tokens.
-  let tokTerm = new Int32Array(1 << 16);
-  let tokField = new Uint8Array(1 << 16);
-  let tokCount = 0;
-  const pushToken = (id: number, field: number): void => {
-    if (tokCount === tokTerm.length) {
-      const grownTerm = new Int32Array(tokCount * 2);
-      grownTerm.set(tokTerm);
-      tokTerm = grownTerm;
-      const grownField = new Uint8Array(tokCount * 2);
-      grownField.set(tokField);
-      tokField = grownField;
-    }
-    tokTerm[tokCount] = id;
-    tokField[tokCount] = field;
-    tokCount++;
-  };
-  const docStart = new Int32Array(n + 1);
-  const fieldLen = Array.from({ length: FIELDS }, () => new Float64Array(n));
-  const regexDocs: RegexDocument[] = new Array(n);
-  const serverOf = new Int32Array(n).fill(-1);
-  const serverIds = new Map<string, number>();
-  const serverDocs: number[][] = [];
-  const serverNames: string[] = [];
-  const nameWords: string[][] = new Array(n);
-
-  const addField = (d: number, field: number, words: readonly string[]): void => {
-    let len = 0;
-    for (const w of words) {
-      const id = termOfWord(w);
-      if (id < 0) continue;
-      pushToken(id, field);
-      len++;
-    }
-    const lens = fieldLen[field] as Float64Array;
-    lens[d] = (lens[d] as number) + len;
-  };
-
-  for (let d = 0; d < n; d++) {
-    const e = entries[d];
-    if (!e || typeof e.name !== 'string' || e.name.length === 0) {
-      throw new TypeError(`createToolIndex: entry ${d} has no name; every entry needs a non-empty string name.`);
-    }
-    if (seen.has(e.name)) {
-      throw new TypeError(`createToolIndex: duplicate tool name "${e.name}"; names must be unique in one index.`);
-    }
-    seen.add(e.name);
-    names[d] = e.name;
-    const description = typeof e.description === 'string' ? e.description : '';
-    const server = typeof e.server === 'string' ? e.server : '';
-    const schema = schemaText(e.inputSchema);
-    docStart[d] = tokCount;
-
-    const nw = splitWords(e.name);
-    nameWords[d] = nw;
-    addField(d, F_NAME, nw);
-    if (server) {
-      let sid = serverIds.get(server);
-      if (sid === undefined) {
-        sid = serverNames.length;
-        serverIds.set(server, sid);
-        serverNames.push(server);
-        serverDocs.push([]);
-        addField(d, F_SERVER, splitWords(server));
-      } else {
-        // Same server as an earlier tool: copy its tokens instead of splitting the name again.
-        const first = (serverDocs[sid] as number[])[0] as number;
-        for (let i = docStart[first] as number; i < (docStart[first + 1] as number); i++) {
-          if (tokField[i] !== F_SERVER) continue;
-          pushToken(tokTerm[i] as number, F_SERVER);
-        }
-        (fieldLen[F_SERVER] as Float64Array)[d] = (fieldLen[F_SERVER] as Float64Array)[first] as number;
-      }
-      serverOf[d] = sid;
-      (serverDocs[sid] as number[]).push(d);
-    }
-    addField(d, F_DESC, splitWords(description));
-    const paramText = [...schema.names, ...schema.descriptions].join('\n');
-    addField(d, FIELDS - 1, splitWords(paramText));
-    regexDocs[d] = { name: e.name, server, description, params: paramText };
-  }
-  docStart[n] = tokCount;
-
-  // Run-together name words ("bulkgenerateguids", "getfileversions") split into words the catalog
-  // uses in descriptions or parameters, so "generate guids" finds them.
+  // Pass 2: split run-together name words, then postings with BM25F impacts and per-tool name terms.
   const V = vocabTerms.length;
-  const extraDoc: number[] = [];
-  const extraTerm: number[] = [];
-  if (t.segmentNames) {
-    const inText = new Uint8Array(V);
-    for (let i = 0; i < tokCount; i++) if ((tokField[i] as number) >= F_DESC) inText[tokTerm[i] as number] = 1;
-    // Pieces must be words seen in the catalog as such (no stemming of every substring); stop words
-    // may join them ("popularsitesforquery") but are not indexed.
-    const isKnown = (piece: string): boolean => {
-      const id = wordTerm.get(piece);
-      return id !== undefined && (id < 0 || inText[id] === 1);
-    };
-    const splits = new Map<string, number[] | null>();
-    for (let d = 0; d < n; d++) {
-      for (const w of nameWords[d] as string[]) {
-        if (w.length < 6) continue;
-        let ids = splits.get(w);
-        if (ids === undefined) {
-          ids = null;
-          if (inText[wordTerm.get(w) ?? -1] !== 1) {
-            const pieces = segment(w, isKnown);
-            if (pieces) ids = pieces.map((p) => wordTerm.get(p) as number).filter((id) => id >= 0);
-          }
-          splits.set(w, ids);
-        }
-        if (ids) for (const id of ids) extraDoc.push(d), extraTerm.push(id);
-      }
-    }
-  }
+  const extra = t.segmentNames ? segmentNameWords(cat) : { doc: [], term: [] };
+  const { idf, postStart, postDoc, postImpact } = buildPostings(cat, extra, t);
+  const { nameStart, nameTermList, nameMass } = nameTerms(cat, idf);
 
-  // Pass 2: document frequencies (a term counts once per tool), then CSR postings with precomputed
-  // BM25F impacts, written in place: postStart[term] .. postStart[term + 1] in postDoc / postImpact.
-  const df = new Int32Array(V);
-  const lastDoc = new Int32Array(V).fill(-1);
-  let extraAt = 0;
-  for (let d = 0; d < n; d++) {
-    const end = docStart[d + 1] as number;
-    for (let i = docStart[d] as number; i < end; i++) {
-      const term = tokTerm[i] as number;
-      if (lastDoc[term] !== d) {
-        lastDoc[term] = d;
-        df[term] = (df[term] as number) + 1;
-      }
-    }
-    for (; extraAt < extraDoc.length && extraDoc[extraAt] === d; extraAt++) {
-      const term = extraTerm[extraAt] as number;
-      if (lastDoc[term] !== d) {
-        lastDoc[term] = d;
-        df[term] = (df[term] as number) + 1;
-      }
-    }
-  }
-  const idf = new Float64Array(V);
-  for (let v = 0; v < V; v++) idf[v] = Math.log(1 + (n - (df[v] as number) + 0.5) / ((df[v] as number) + 0.5));
-  const postStart = new Int32Array(V + 1);
-  for (let v = 0; v < V; v++) postStart[v + 1] = (postStart[v] as number) + (df[v] as number);
-  const fill = postStart.slice(0, V);
-  const postDoc = new Int32Array(postStart[V] as number);
-  const postImpact = new Float32Array(postStart[V] as number);
-
-  const avgLen = fieldLen.map((lens) => {
-    let s = 0;
-    for (let d = 0; d < n; d++) s += lens[d] as number;
-    return n > 0 ? s / n || 1 : 1;
-  });
-  const scratch = new Float64Array(V);
-  const touched = new Int32Array(V);
-  const norm = new Float64Array(FIELDS);
-  const nameW = t.fieldWeights[F_NAME];
-  const k1 = t.k1;
-  extraAt = 0;
-  for (let d = 0; d < n; d++) {
-    for (let f = 0; f < FIELDS; f++) {
-      const b = t.fieldB[f] as number;
-      norm[f] = (t.fieldWeights[f] as number) / (1 - b + (b * ((fieldLen[f] as Float64Array)[d] as number)) / (avgLen[f] as number));
-    }
-    let nt = 0;
-    const end = docStart[d + 1] as number;
-    for (let i = docStart[d] as number; i < end; i++) {
-      const term = tokTerm[i] as number;
-      if (scratch[term] === 0) touched[nt++] = term;
-      scratch[term] = (scratch[term] as number) + (norm[tokField[i] as number] as number);
-    }
-    for (; extraAt < extraDoc.length && extraDoc[extraAt] === d; extraAt++) {
-      const term = extraTerm[extraAt] as number;
-      if (scratch[term] === 0) touched[nt++] = term;
-      // A segmented piece is a guess: it counts once, at name weight, with no length normalisation.
-      scratch[term] = Math.max(scratch[term] as number, nameW);
-    }
-    for (let j = 0; j < nt; j++) {
-      const term = touched[j] as number;
-      const tf = scratch[term] as number;
-      scratch[term] = 0;
-      const at = fill[term] as number;
-      fill[term] = at + 1;
-      postDoc[at] = d;
-      postImpact[at] = ((idf[term] as number) * tf * (k1 + 1)) / (tf + k1);
-    }
-  }
-
-  // Each tool's distinct name terms and their idf mass, for the name-coverage bonus.
-  const nameStart = new Int32Array(n + 1);
-  const nameTermList: number[] = [];
-  const nameMass = new Float64Array(n);
-  for (let d = 0; d < n; d++) {
-    const from = nameTermList.length;
-    nameStart[d] = from;
-    const end = docStart[d + 1] as number;
-    for (let i = docStart[d] as number; i < end; i++) {
-      if (tokField[i] !== F_NAME) continue;
-      const term = tokTerm[i] as number;
-      if (nameTermList.indexOf(term, from) >= 0) continue;
-      nameTermList.push(term);
-      nameMass[d] = (nameMass[d] as number) + (idf[term] as number);
-    }
-  }
-  nameStart[n] = nameTermList.length;
-
-  // Whole-name lookup: the compact tool name and, for namespaced names ("github__create_issue"), the
-  // part after the namespace; the compact server name.
-  const nameKeys = new Map<string, number[]>();
-  const addKey = (key: string, d: number): void => {
-    if (key.length < MIN_NAME_KEY) return;
-    const list = nameKeys.get(key);
-    if (!list) nameKeys.set(key, [d]);
-    else if (list[list.length - 1] !== d) list.push(d);
-  };
-  for (let d = 0; d < n; d++) {
-    const name = names[d] as string;
-    addKey(compact(name), d);
-    const sep = name.lastIndexOf('__');
-    if (sep > 0) addKey(compact(name.slice(sep + 2)), d);
-  }
+  // Whole-name lookup (identifier mentions) and the compact server names.
+  const nameKeys = new NameKeys(names);
   const serverKeys = new Map<string, number>();
   const serverFirstWords = new Set<string>();
   serverNames.forEach((s, sid) => {
@@ -361,7 +132,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
 
   const fuzzy = new FuzzyVocabulary(vocabTerms, vocab);
   // Run-together query words are split into words the catalog contains as written.
-  const isCatalogWord = (piece: string): boolean => wordTerm.has(piece);
+  const isCatalogWord = (piece: string): boolean => words.find(piece) >= 0;
 
   // Query-time scratch, reused across calls (searches are synchronous). Score arrays are scanned and
   // cleared linearly: at 10,000 tools a sequential pass costs microseconds, less than tracking touched docs.
@@ -409,7 +180,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
       const pieces = segment(word, isCatalogWord, 24);
       if (pieces) {
         for (const p of pieces) {
-          const pid = wordTerm.get(p) as number;
+          const pid = termOfWord(p) as number;
           if (pid >= 0) put(pid, t.splitWeight);
         }
       }
@@ -419,7 +190,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
     for (let i = 0; i + 1 < words.length; i++) {
       const a = words[i] as QueryWord;
       const b = words[i + 1] as QueryWord;
-      const joined = wordTerm.get(a.word + b.word);
+      const joined = termOfWord(a.word + b.word);
       if (joined !== undefined && joined >= 0) {
         wordWeight = Math.min(a.weight, b.weight);
         put(joined, t.splitWeight);
@@ -586,7 +357,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
       acc[d] = (acc[d] as number) + amount;
     };
     for (const key of identifiers) {
-      const docs = t.nameBonus > 0 ? nameKeys.get(key) : undefined;
+      const docs = t.nameBonus > 0 ? nameKeys.docs(key) : undefined;
       if (docs) {
         for (const d of docs) {
           if (boosted.has(d)) continue;
@@ -611,7 +382,7 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], tuning: Part
       const limit = normaliseLimit(options?.limit, n);
       if (options?.regex) {
         if (typeof query !== 'string') throw new ToolSearchQueryError('The regex query must be a string.', { query: String(query) });
-        return regexSearch(query, regexDocs, limit);
+        return regexSearch(query, regexDocs(), limit);
       }
       if (typeof query !== 'string' || limit === 0) return [];
       return rank(query, limit);
