@@ -1,6 +1,6 @@
+import { tokenizeCatalog } from './catalog-tokens.js';
 import { ToolSearchQueryError } from './errors.js';
 import { FuzzyVocabulary } from './fuzzy.js';
-import { tokenizeCatalog } from './catalog-tokens.js';
 import { NameKeys } from './name-keys.js';
 import { segmentNameWords } from './name-segments.js';
 import { buildPostings, nameTerms } from './postings.js';

@@ -29,6 +29,8 @@ let spans = new Int32Array(768);
 
 /** Ints per span in the buffer. */
 export const SPAN = 3;
+// Largest buffer kept between scans (256 KB; one tool's text rarely needs a tenth of it).
+const MAX_KEPT = SPAN * 21_845;
 
 /**
  * Finds the word pieces of `src` (already diacritic-folded): identifiers are broken at case changes,
@@ -40,8 +42,10 @@ export const SPAN = 3;
  * folding path; checking here saves a separate pass over the text).
  */
 export function scanWordSpans(src: string, asciiOnly = false): number {
-  // At most one piece per character.
-  if (spans.length < SPAN * (src.length + 1)) spans = new Int32Array(SPAN * (src.length + 64));
+  // At most one piece per character. A buffer grown for one huge text is not kept for the next ones.
+  const need = SPAN * (src.length + 1);
+  if (spans.length < need) spans = new Int32Array(need + SPAN * 64);
+  else if (spans.length > MAX_KEPT && need <= MAX_KEPT) spans = new Int32Array(MAX_KEPT);
   const out = spans;
   let count = 0;
   let start = -1;
