@@ -1,5 +1,6 @@
 import { defineTool, ToolError } from '@aibuddy/registry';
 import type { ToolDefinition } from '@aibuddy/registry';
+import type { ReadFileResult } from '@aibuddy/sandbox';
 import { z } from 'zod';
 import { toFsToolError } from '../errors.js';
 import { snapshotOf } from '../fs-context.js';
@@ -17,32 +18,13 @@ export interface ReadFileInput {
   limit?: number | undefined;
 }
 
-/** Raw result of `read_file`: one window of lines, bounded at the source. */
-export interface ReadFileOutput {
-  /** File, workspace-relative. */
-  path: string;
-  /** The window's lines joined by `\n`. */
-  content: string;
-  /** 1-based first line of the window. */
-  startLine: number;
-  /** 1-based last line of the window (startLine - 1 when empty). */
-  endLine: number;
-  /** Lines in the file, when known. */
-  totalLines: number | undefined;
-  /** True when lines after the window exist. */
-  truncated: boolean;
-  /** Where to continue (`offset` of the next call), when truncated. */
-  nextOffset: number | undefined;
+/**
+ * Raw result of `read_file`: the sandbox's line window (bounded at the source), plus why the tool
+ * ended it early when its own character limit cut it shorter.
+ */
+export interface ReadFileOutput extends ReadFileResult {
   /** Why the window ended early: the line limit or the character limit. */
   cutBy: 'lines' | 'characters' | undefined;
-  /** Lines cut because they were too long. */
-  longLinesCut: number[];
-  /** File size in bytes. */
-  size: number;
-  /** The file's line ending. */
-  lineEnding: '\n' | '\r\n';
-  /** Modification time. */
-  mtimeMs: number;
 }
 
 /** The model view of a `read_file` result: numbered lines and, when cut, how to get more. */
