@@ -42,6 +42,16 @@ export function releaseLocated(located: Located): Promise<void> {
 const code = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 const joinParts = (parts: readonly string[]) => (parts.length === 0 ? '.' : parts.join('/'));
 
+/** Reads a symlink inside a held folder; undefined when it is no longer a symlink (a racing swap). */
+async function readLink(dirFd: number, name: string): Promise<string | undefined> {
+  try {
+    return await readlink(fdPath(dirFd, name));
+  } catch (error) {
+    if (code(error) === 'EINVAL' || code(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
 interface WalkOptions {
   /** Create missing folders on the way (mode 0777 minus umask), as `writeFile` does. */
   create: boolean;
@@ -93,7 +103,9 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
             if (code(error) !== 'ENOENT') throw error;
           }
           if (stat?.isSymbolicLink()) {
-            hop(linkTarget(root, physical, await readlink(fdPath(dirFd, name)), input));
+            const target = await readLink(dirFd, name);
+            // undefined: it stopped being a symlink between lstat and readlink; look again.
+            hop(target === undefined ? parts : linkTarget(root, physical, target, input));
             restart = true;
             break;
           }
@@ -126,7 +138,8 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
             throw lstatError;
           }
           if (stat.isSymbolicLink()) {
-            hop([...linkTarget(root, physical, await readlink(fdPath(dirFd, name)), input), ...parts.slice(i + 1)]);
+            const target = await readLink(dirFd, name);
+            hop(target === undefined ? parts : [...linkTarget(root, physical, target, input), ...parts.slice(i + 1)]);
             restart = true;
             break;
           }
