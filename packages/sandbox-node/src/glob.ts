@@ -1,6 +1,6 @@
 import type { GlobOptions, GlobResult } from '@aibuddy/sandbox';
 import { SandboxArgumentError, SandboxNotFoundError } from '@aibuddy/sandbox';
-import { closeFd } from './fd-path.js';
+import { closeDir } from './fd-path.js';
 import { globToRegExp } from './glob-pattern.js';
 import { checkSpelling, lexicalParts, type Root } from './paths.js';
 import { openDirectory, type LocatedDir } from './resolve-at.js';
@@ -72,7 +72,7 @@ export async function globFiles(root: Root, pattern: string, options: GlobOption
       },
     ));
   } finally {
-    await closeFd(start.fd);
+    closeDir(start.fd);
   }
   files.sort();
   return { files, truncated: truncated || stopped };

@@ -20,7 +20,7 @@ import type {
   WriteFileResult,
 } from '@aibuddy/sandbox';
 import { SandboxArgumentError, SandboxNotAFileError, SandboxNotFoundError, SandboxPathError } from '@aibuddy/sandbox';
-import { closeFd, fdPath } from './fd-path.js';
+import { closeDir, fdPath } from './fd-path.js';
 import { throwIfAborted } from './abort.js';
 import { atomicWrite, existingRegular } from './atomic-write.js';
 import { applyEdit, editNotFound } from './edit-file.js';
@@ -142,7 +142,7 @@ export class NodeSandbox implements ISandbox {
       try {
         return await listDir(dir, options);
       } finally {
-        await closeFd(dir.fd);
+        closeDir(dir.fd);
       }
     });
   }
@@ -252,7 +252,7 @@ export class NodeSandbox implements ISandbox {
       running = runCommand(command, cwdReal, this.rootInfo.real, options, this.exec_, this.running, fdPath(cwd.fd));
     } finally {
       // runCommand spawns synchronously: the child has done its chdir by now.
-      await closeFd(cwd.fd);
+      closeDir(cwd.fd);
     }
     return running;
   }

@@ -1,7 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, readlink } from 'node:fs/promises';
 import { SandboxNotAFileError, SandboxNotFoundError } from '@aibuddy/sandbox';
-import { closeFd, DIR_FLAGS, fdPath, openFd } from './fd-path.js';
+import { closeDir, fdPath, openDirSync, openFd } from './fd-path.js';
 import { lexicalParts, linkTarget, MAX_SYMLINK_HOPS, refuse, type Root } from './paths.js';
 
 /**
@@ -30,13 +30,14 @@ export interface LocatedDir {
   readonly rel: string;
   /** Physical workspace-relative path (`.` for the root). */
   readonly physical: string;
-  /** Descriptor of the folder, owned by the caller (close it with `closeFd`). */
+  /** Descriptor of the folder, owned by the caller (close it with `closeDir`). */
   readonly fd: number;
 }
 
 /** Gives back the parent descriptor of a `Located`. */
 export function releaseLocated(located: Located): Promise<void> {
-  return located.ownsParent ? closeFd(located.parentFd) : Promise.resolve();
+  if (located.ownsParent) closeDir(located.parentFd);
+  return Promise.resolve();
 }
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
@@ -115,7 +116,7 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
         }
         let fd: number;
         try {
-          fd = await openFd(fdPath(dirFd, name), DIR_FLAGS);
+          fd = openDirSync(dirFd, name);
         } catch (error) {
           const c = code(error);
           if (c === 'ENOENT') {
@@ -154,7 +155,7 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
           }
           throw new SandboxNotFoundError(`${options.operation}: "${at}" (on the way to "${rel}") is not a directory.`, { path: rel });
         }
-        if (owned) void closeFd(dirFd);
+        if (owned) closeDir(dirFd);
         dirFd = fd;
         owned = true;
         physical.push(name);
@@ -164,7 +165,7 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
         return { kind: 'dir', dir: { rel, physical: joinParts(physical), fd: dirFd } };
       }
     } finally {
-      if (owned) void closeFd(dirFd);
+      if (owned) closeDir(dirFd);
     }
   }
 }

@@ -1,6 +1,7 @@
-import { opendir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { SandboxAbortedError } from '@aibuddy/sandbox';
-import { closeFd, DIR_FLAGS, fdPath, openFd } from './fd-path.js';
+import { abortable } from './abort-race.js';
+import { closeDir, fdPath, openDirSync } from './fd-path.js';
 
 /** One regular file met by the walk, named inside its held folder. */
 export interface WalkEntry {
@@ -65,22 +66,21 @@ export async function walkFiles(
   };
   const enter = async (frame: Frame) => {
     const files: string[] = [];
+    // One readdir per folder (a single round trip), dropped the moment the signal fires; then the
+    // signal is checked per entry.
+    let dirents;
     try {
-      const dir = await opendir(fdPath(frame.fd), { bufferSize: 256 });
-      try {
-        for (let d = await dir.read(); d !== null; d = await dir.read()) {
-          check();
-          if (d.isDirectory()) frame.subdirs.push(d.name);
-          else if (d.isFile()) files.push(d.name);
-          // symlinks, FIFOs, sockets and devices are not followed or read
-        }
-      } finally {
-        await dir.close().catch(() => undefined);
-      }
+      dirents = await abortable(readdir(fdPath(frame.fd), { withFileTypes: true }), options.signal, options.operation ?? 'The search');
     } catch (error) {
-      if (SandboxAbortedError.isInstance(error) || error instanceof Stop) throw error;
+      if (SandboxAbortedError.isInstance(error)) throw error;
       return; // unreadable or vanished folder
     }
+    for (const d of dirents) {
+      if (d.isDirectory()) frame.subdirs.push(d.name);
+      else if (d.isFile()) files.push(d.name);
+      // symlinks, FIFOs, sockets and devices are not followed or read
+    }
+    check();
     const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     files.sort(byName);
     frame.subdirs.sort(byName);
@@ -88,7 +88,10 @@ export async function walkFiles(
       check();
       if (++visited > options.maxEntries) throw new Stop(true);
       if (options.skipHidden && name.startsWith('.')) continue;
-      if (!(await visit({ dirFd: frame.fd, name, rel: frame.rel === '' ? name : `${frame.rel}/${name}` }))) throw new Stop(false);
+      const going = visit({ dirFd: frame.fd, name, rel: frame.rel === '' ? name : `${frame.rel}/${name}` });
+      // A visit that reads a file is dropped (it only reads) the moment the signal fires.
+      const keepGoing = typeof going === 'boolean' ? going : await abortable(going, options.signal, options.operation ?? 'The search');
+      if (!keepGoing) throw new Stop(false);
     }
     frame.subdirs = frame.subdirs.filter((name) => {
       if (options.skipHidden && name.startsWith('.')) return false;
@@ -105,7 +108,7 @@ export async function walkFiles(
       const frame = frames[frames.length - 1]!;
       if (frame.next >= frame.subdirs.length) {
         frames.pop();
-        if (frame.owned) await closeFd(frame.fd);
+        if (frame.owned) closeDir(frame.fd);
         continue;
       }
       const name = frame.subdirs[frame.next++]!;
@@ -113,7 +116,7 @@ export async function walkFiles(
       if (visited > options.maxEntries) throw new Stop(true);
       let fd: number;
       try {
-        fd = await openFd(fdPath(frame.fd, name), DIR_FLAGS);
+        fd = openDirSync(frame.fd, name);
       } catch {
         continue; // vanished, or swapped for a symlink (ENOTDIR/ELOOP): never entered
       }
@@ -126,6 +129,6 @@ export async function walkFiles(
     if (error instanceof Stop) return { stopped: error.stopped };
     throw error;
   } finally {
-    for (const frame of frames) if (frame.owned) await closeFd(frame.fd);
+    for (const frame of frames) if (frame.owned) closeDir(frame.fd);
   }
 }
