@@ -161,3 +161,12 @@ describe('refused workspace roots', () => {
     await expect(createNodeSandbox({ type: 'node', root: ws })).resolves.toBeDefined();
   });
 });
+
+describe('createSandbox', () => {
+  it('refuses "/" through the spec package too', async () => {
+    await import('./index.js'); // registers the node factory
+    const { createSandbox } = await import('@aibuddy/sandbox');
+    const error = await createSandbox({ type: 'node', root: '/' }).catch((e: unknown) => e);
+    expect(SandboxPathError.isInstance(error), String(error)).toBe(true);
+  });
+});
