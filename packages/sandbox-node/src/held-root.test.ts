@@ -50,7 +50,7 @@ describe('descriptors', () => {
     await sandbox.close();
   });
 
-  it('exec holds its working folder only while the command starts', async () => {
+  it('exec holds its working folder only while the command runs', async () => {
     const sandbox = await createNodeSandbox({ type: 'node', root: ws, isolation: 'off' });
     await sandbox.exec('true');
     const before = openFds();
