@@ -3,10 +3,10 @@ import { StringDecoder } from 'node:string_decoder';
 import type { ExecOptions, ExecResult, IsolationMode } from '@aibuddy/sandbox';
 import { SandboxArgumentError, SandboxUnavailableError } from '@aibuddy/sandbox';
 import { CappedOutput } from './capped-output.js';
-import { spawnCwd } from './held-cwd.js';
 import { bubblewrapArgs, bubblewrapProblem } from './isolation.js';
 import { groupAlive, markedStrays, signalEach, signalGroup } from './process-group.js';
 import { randomBytes } from 'node:crypto';
+import { spawnCwd } from './held-cwd.js';
 
 /** Settings of `exec`, from the adapter config. */
 export interface ExecSettings {
