@@ -42,3 +42,9 @@ export function closeDir(fd: number): void {
 export function openDirSync(dirFd: number, name: string): number {
   return openSync(fdPath(dirFd, name), DIR_FLAGS);
 }
+
+/** `closeDir` for call sites that await a close (a folder's close is synchronous and cheap). */
+export function closeFd(fd: number): Promise<void> {
+  closeDir(fd);
+  return Promise.resolve();
+}

@@ -1,6 +1,6 @@
 import type { GlobOptions, GlobResult } from '@aibuddy/sandbox';
 import { SandboxArgumentError, SandboxNotFoundError } from '@aibuddy/sandbox';
-import { closeDir } from './fd-path.js';
+import { closeFd } from './fd-path.js';
 import { globToRegExp } from './glob-pattern.js';
 import { checkSpelling, lexicalParts, type Root } from './paths.js';
 import { openDirectory, type LocatedDir } from './resolve-at.js';
@@ -72,7 +72,7 @@ export async function globFiles(root: Root, pattern: string, options: GlobOption
       },
     ));
   } finally {
-    closeDir(start.fd);
+    await closeFd(start.fd);
   }
   files.sort();
   return { files, truncated: truncated || stopped };

@@ -3,7 +3,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type { GrepMatch, GrepOptions, GrepResult } from '@aibuddy/sandbox';
 import { SandboxAbortedError, SandboxArgumentError, SandboxNotFoundError } from '@aibuddy/sandbox';
 import { globToRegExp } from './glob-pattern.js';
-import { closeDir, DIR_FLAGS, fdPath, openFd } from './fd-path.js';
+import { closeFd, DIR_FLAGS, fdPath, openFd } from './fd-path.js';
 import { readRegularAt } from './open-regular.js';
 import { checkSpelling, lexicalParts, type Root } from './paths.js';
 import { locate, openDirectory, releaseLocated, type Located, type LocatedDir } from './resolve-at.js';
@@ -93,7 +93,7 @@ export async function grepFiles(root: Root, pattern: string, options: GrepOption
     }
     return await grepWithJs(pattern, target, settings, limits);
   } finally {
-    if (target.kind === 'dir') closeDir(target.dir.fd);
+    if (target.kind === 'dir') await closeFd(target.dir.fd);
     else await releaseLocated(target.file);
   }
 }

@@ -54,8 +54,13 @@ class Stop {
 export async function walkFiles(
   startFd: number,
   options: WalkOptions,
-  visit: (entry: WalkEntry) => boolean | Promise<boolean>,
+  visitFile: (entry: WalkEntry) => boolean | Promise<boolean>,
 ): Promise<{ stopped: boolean }> {
+  // A visit that reads a file is dropped (it only reads) the moment the signal fires.
+  const visit = (entry: WalkEntry): boolean | Promise<boolean> => {
+    const going = visitFile(entry);
+    return typeof going === 'boolean' ? going : abortable(going, options.signal, options.operation ?? 'The search');
+  };
   let visited = 0;
   const frames: Frame[] = [];
   const check = () => {
@@ -66,21 +71,19 @@ export async function walkFiles(
   };
   const enter = async (frame: Frame) => {
     const files: string[] = [];
-    // One readdir per folder (a single round trip), dropped the moment the signal fires; then the
-    // signal is checked per entry.
-    let dirents;
     try {
-      dirents = await abortable(readdir(fdPath(frame.fd), { withFileTypes: true }), options.signal, options.operation ?? 'The search');
+      // One readdir per folder (a single round trip), dropped the moment the signal fires.
+      const dirents = await abortable(readdir(fdPath(frame.fd), { withFileTypes: true }), options.signal, options.operation ?? 'The search');
+      for (const d of dirents) {
+        check();
+        if (d.isDirectory()) frame.subdirs.push(d.name);
+        else if (d.isFile()) files.push(d.name);
+        // symlinks, FIFOs, sockets and devices are not followed or read
+      }
     } catch (error) {
-      if (SandboxAbortedError.isInstance(error)) throw error;
+      if (SandboxAbortedError.isInstance(error) || error instanceof Stop) throw error;
       return; // unreadable or vanished folder
     }
-    for (const d of dirents) {
-      if (d.isDirectory()) frame.subdirs.push(d.name);
-      else if (d.isFile()) files.push(d.name);
-      // symlinks, FIFOs, sockets and devices are not followed or read
-    }
-    check();
     const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     files.sort(byName);
     frame.subdirs.sort(byName);
@@ -88,10 +91,7 @@ export async function walkFiles(
       check();
       if (++visited > options.maxEntries) throw new Stop(true);
       if (options.skipHidden && name.startsWith('.')) continue;
-      const going = visit({ dirFd: frame.fd, name, rel: frame.rel === '' ? name : `${frame.rel}/${name}` });
-      // A visit that reads a file is dropped (it only reads) the moment the signal fires.
-      const keepGoing = typeof going === 'boolean' ? going : await abortable(going, options.signal, options.operation ?? 'The search');
-      if (!keepGoing) throw new Stop(false);
+      if (!(await visit({ dirFd: frame.fd, name, rel: frame.rel === '' ? name : `${frame.rel}/${name}` }))) throw new Stop(false);
     }
     frame.subdirs = frame.subdirs.filter((name) => {
       if (options.skipHidden && name.startsWith('.')) return false;
