@@ -139,7 +139,7 @@ const configurations = [
 describe('confinement under a racing symlink swap', () => {
   for (const config of configurations) {
     const skip = config.needsBwrap === true && bubblewrapProblem('bwrap') !== undefined;
-    it.skipIf(skip)(`${config.name}: 0 outside reads, 0 outside writes`, { timeout: 60_000 }, async () => {
+    it.skipIf(skip)(`${config.name}: 0 outside reads, 0 outside writes`, { timeout: 180_000 }, async () => {
       const sandbox: NodeSandbox = await createNodeSandbox({ type: 'node', root: ws, ...config.options, killGraceMs: 200 });
       const tally: Tally = { ok: 0, refused: 0, otherErrors: 0 };
       let toggle = 0;

@@ -17,12 +17,12 @@ beforeAll(() => {
   writeFileSync(join(ws, 'src', 'a.ts'), 'export const a = 1; // needle\n');
   writeFileSync(join(ws, 'src', 'deep', 'b.ts'), 'needle two\n');
 });
-afterAll(() => rmSync(base, { recursive: true, force: true }));
+afterAll(() => rmSync(base, { recursive: true, force: true }), 120_000); // 20,000 files on a busy disk
 
 const openFds = () => readdirSync('/proc/self/fd').length;
 
 describe('descriptors', () => {
-  it('1,000 operations of every kind leave no descriptor open', async () => {
+  it('1,000 operations of every kind leave no descriptor open', { timeout: 120_000 }, async () => {
     const sandbox = await createNodeSandbox({ type: 'node', root: ws, isolation: 'off', ripgrepPath: false });
     await sandbox.readFile('src/a.ts'); // warm-up: lazily loaded modules may open files once
     const before = openFds();
@@ -50,7 +50,7 @@ describe('descriptors', () => {
     await sandbox.close();
   });
 
-  it('exec holds its working folder only while the command runs', async () => {
+  it('exec holds its working folder only while the command runs', { timeout: 60_000 }, async () => {
     const sandbox = await createNodeSandbox({ type: 'node', root: ws, isolation: 'off' });
     await sandbox.exec('true');
     const before = openFds();
