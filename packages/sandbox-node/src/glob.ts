@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { GlobOptions, GlobResult } from '@aibuddy/sandbox';
 import { SandboxArgumentError, SandboxNotAFileError } from '@aibuddy/sandbox';
-import { globToRegExp } from './glob-pattern.js';
+import { compileGlob } from './glob-pattern.js';
 import { checkSpelling, relFromReal, resolvePath, type Root } from './paths.js';
 import { walkFiles } from './walk.js';
 
@@ -23,7 +23,10 @@ function literalPrefix(pattern: string): { prefix: string; rest: string } {
   return { prefix: segments.slice(0, k).join('/'), rest: segments.slice(k).join('/') };
 }
 
-/** Finds regular files whose path (relative to `options.path`) matches the pattern. */
+/**
+ * Finds regular files whose path (relative to `options.path`) matches the pattern, with the glob
+ * meaning documented at `compileGlob` (a pattern without `/` matches names at any depth).
+ */
 export async function globFiles(root: Root, pattern: string, options: GlobOptions | undefined, limits: GlobLimits): Promise<GlobResult> {
   if (typeof pattern !== 'string') throw new SandboxArgumentError('glob: the pattern must be a string.');
   checkSpelling(pattern);
@@ -34,7 +37,9 @@ export async function globFiles(root: Root, pattern: string, options: GlobOption
     throw new SandboxArgumentError(`glob: the pattern "${pattern}" is absolute; give it relative to the search folder (options.path).`);
   }
   const { prefix, rest } = literalPrefix(clean);
-  clean = rest;
+  // What is left of an anchored pattern stays anchored below the prefix (`src/*.ts` → `/*.ts` under src).
+  // A leading "./" anchors too, as in compileGlob.
+  clean = prefix === '' && !pattern.startsWith('./') ? rest : `/${rest}`;
   const base = await resolvePath(root, options?.path ?? '.');
   // The prefix is resolved like any path, so `../x/*.ts` or a symlinked prefix is refused.
   const start = prefix === '' ? base : await resolvePath(root, join(base.rel, prefix));
@@ -42,7 +47,7 @@ export async function globFiles(root: Root, pattern: string, options: GlobOption
   if (!(await stat(start.real)).isDirectory()) {
     throw new SandboxNotAFileError(`glob: "${start.rel}" is not a folder.`, { path: start.rel });
   }
-  const matcher = globToRegExp(clean);
+  const matcher = compileGlob(clean);
   const files: string[] = [];
   let truncated = false;
   const { stopped } = await walkFiles(

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type { GrepMatch, GrepOptions, GrepResult } from '@aibuddy/sandbox';
 import { SandboxAbortedError, SandboxArgumentError, SandboxNotFoundError } from '@aibuddy/sandbox';
-import { globToRegExp } from './glob-pattern.js';
+import { compileGlob } from './glob-pattern.js';
 import { checkSpelling, relFromReal, resolvePath, type Root } from './paths.js';
 import { BINARY_SNIFF_BYTES, MAX_LINE_CHARS } from './read-file.js';
 import { walkFiles } from './walk.js';
@@ -199,13 +199,12 @@ async function grepWithJs(root: Root, pattern: string, targetReal: string, s: Se
       throw new SandboxArgumentError(`grep: invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}`, { cause: error });
     }
   }
-  const globRe = s.glob === undefined ? undefined : globToRegExp(s.glob);
+  const globRe = s.glob === undefined ? undefined : compileGlob(s.glob);
   const matches: GrepMatch[] = [];
   let truncated = false;
   const searchFile = async (abs: string, rel: string): Promise<boolean> => {
     if (globRe) {
-      const subject = s.glob!.includes('/') ? rel : rel.slice(rel.lastIndexOf('/') + 1);
-      if (!globRe.test(subject)) return true;
+      if (!globRe.test(rel)) return true;
     }
     let bytes: Buffer;
     try {
