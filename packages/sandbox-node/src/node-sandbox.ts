@@ -22,7 +22,7 @@ import type {
 import { SandboxArgumentError, SandboxNotAFileError, SandboxNotFoundError } from '@aibuddy/sandbox';
 import { throwIfAborted } from './abort.js';
 import { atomicWrite, existingRegular } from './atomic-write.js';
-import { applyEdit, editNotFound } from './edit-file.js';
+import { applyEdit, editNotFound, readForEdit } from './edit-file.js';
 import { runCommand, type ExecSettings, type RunningCommand } from './exec.js';
 import { toSandboxError } from './fs-errors.js';
 import { globFiles } from './glob.js';
@@ -30,7 +30,7 @@ import { grepFiles } from './grep.js';
 import { listDir } from './ls.js';
 import { openRegularFile } from './open-regular.js';
 import { resolvePath, type Root } from './paths.js';
-import { readFileWindow } from './read-file.js';
+import { DEFAULT_READ_TIMEOUT_MS, readFileWindow } from './read-file.js';
 
 /** Host variables a command inherits by default: enough to find programs and speak UTF-8, no secrets. */
 export const DEFAULT_INHERIT_ENV: readonly string[] = [
@@ -82,6 +82,7 @@ export class NodeSandbox implements ISandbox {
   private readonly rootInfo: Root;
   private readonly exec_: ExecSettings;
   private readonly searchTimeoutMs: number;
+  private readonly readTimeoutMs: number;
   private readonly ripgrep: string | false;
   private readonly running = new Set<RunningCommand>();
 
@@ -107,6 +108,7 @@ export class NodeSandbox implements ISandbox {
       drainMs: positive(config.exitDrainMs, DEFAULT_EXIT_DRAIN_MS, 'exitDrainMs'),
     };
     this.searchTimeoutMs = positive(config.searchTimeoutMs, DEFAULT_SEARCH_TIMEOUT_MS, 'searchTimeoutMs');
+    this.readTimeoutMs = positive(config.readTimeoutMs, DEFAULT_READ_TIMEOUT_MS, 'readTimeoutMs');
     this.ripgrep = config.ripgrepPath ?? 'rg';
   }
 
@@ -125,7 +127,7 @@ export class NodeSandbox implements ISandbox {
     throwIfAborted(options?.signal, 'readFile');
     try {
       const target = await resolvePath(this.rootInfo, path);
-      return await readFileWindow(target, options);
+      return await readFileWindow(target, options, { timeMs: this.readTimeoutMs });
     } catch (error) {
       throw toSandboxError(error, path, 'readFile');
     }
@@ -157,7 +159,7 @@ export class NodeSandbox implements ISandbox {
       const { handle, stat: before } = await openRegularFile(target.real, target.rel, 'editFile');
       let bytes: Buffer;
       try {
-        bytes = await handle.readFile();
+        bytes = await readForEdit(handle, before.size, target.rel);
       } finally {
         await handle.close();
       }
