@@ -1,9 +1,9 @@
 import type { ReadFileOptions, ReadFileResult } from '@aibuddy/sandbox';
 import { isUtf8 } from 'node:buffer';
+import type { Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 import { SandboxAbortedError, SandboxArgumentError, SandboxBinaryFileError, SandboxTooLargeError } from '@aibuddy/sandbox';
 import { decodeText, guessEncoding } from './encoding.js';
-import { openRegularFile } from './open-regular.js';
-import type { ResolvedPath } from './paths.js';
 
 /** Default number of lines in a window. */
 export const DEFAULT_READ_LIMIT = 2000;
@@ -76,9 +76,13 @@ export interface ReadLimits {
  * the time bound (checked per chunk: the event loop is never blocked), and at a chunk of NUL
  * bytes (a sparse file's hole is not scanned for gigabytes). The bytes are decoded after the
  * window is known, as UTF-8 or, when they are not UTF-8, in the guessed encoding (`encoding`).
+ * It reads only from `handle`, an already opened regular file (`stat` is its `fstat`), so what
+ * was checked is what is read; the caller closes the handle. The signal is checked before every chunk.
  */
 export async function readFileWindow(
-  target: ResolvedPath,
+  handle: FileHandle,
+  stat: Stats,
+  rel: string,
   options: ReadFileOptions | undefined,
   limits: ReadLimits = { timeMs: DEFAULT_READ_TIMEOUT_MS },
 ): Promise<ReadFileResult> {
@@ -88,8 +92,8 @@ export async function readFileWindow(
     throw new SandboxArgumentError(`readFile: maxBytes must be a non-negative number (got ${String(maxBytes)}).`);
   }
   const signal = options?.signal;
-  const { handle, stat } = await openRegularFile(target.real, target.rel, 'readFile');
-  try {
+  const target = { rel };
+  {
     if (maxBytes !== undefined && stat.size > maxBytes) {
       throw new SandboxTooLargeError(
         `readFile: "${target.rel}" is ${stat.size} bytes, over the ${maxBytes}-byte limit of this operation; nothing was read.`,
@@ -226,7 +230,5 @@ export async function readFileWindow(
       encoding,
       ...(stopped ? { stopped: `${stopped}; the lines before it are shown.` } : {}),
     };
-  } finally {
-    await handle.close();
   }
 }
