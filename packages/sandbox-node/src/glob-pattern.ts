@@ -160,9 +160,9 @@ function tokenMatches(token: Token, ch: string): boolean {
  * mismatch it resumes after the last `*`, one character further. No recursion and no
  * backtracking RegExp, so the cost is at most (name length × tokens), whatever the pattern.
  */
-function matchName(tokens: Token[], name: string): boolean {
+function matchName(tokens: Token[], name: string, dot: boolean): boolean {
   // Wildcards never match a leading dot: `.env` needs a pattern that spells the dot.
-  if (name.startsWith('.') && !(tokens[0]?.kind === 'char' && tokens[0].ch === '.')) return false;
+  if (!dot && name.startsWith('.') && !(tokens[0]?.kind === 'char' && tokens[0].ch === '.')) return false;
   let t = 0;
   let n = 0;
   let starT = -1;
@@ -189,7 +189,7 @@ function matchName(tokens: Token[], name: string): boolean {
  * zero or more parts (never one that starts with a dot), every other segment exactly one part.
  * Cost: segments × parts name matches.
  */
-function matchSegments(segments: Segment[], parts: string[]): boolean {
+function matchSegments(segments: Segment[], parts: string[], dot: boolean): boolean {
   const k = segments.length;
   const n = parts.length;
   // reach[j]: the first i segments can consume the first j parts.
@@ -201,10 +201,10 @@ function matchSegments(segments: Segment[], parts: string[]): boolean {
     if (segment.kind === 'globstar') {
       for (let j = 0; j <= n; j++) {
         if (reach[j]) next[j] = true;
-        else if (j > 0 && next[j - 1] && !parts[j - 1]!.startsWith('.')) next[j] = true;
+        else if (j > 0 && next[j - 1] && (dot || !parts[j - 1]!.startsWith('.'))) next[j] = true;
       }
     } else {
-      for (let j = 1; j <= n; j++) next[j] = reach[j - 1]! && matchName(segment.tokens, parts[j - 1]!);
+      for (let j = 1; j <= n; j++) next[j] = reach[j - 1]! && matchName(segment.tokens, parts[j - 1]!, dot);
     }
     reach = next;
   }
@@ -225,7 +225,9 @@ function matchSegments(segments: Segment[], parts: string[]): boolean {
  * Matching takes time linear in the path for a given pattern (no backtracking regular expression),
  * so a hostile pattern such as `**\/*a*a*a*a*a*b` cannot stall the process.
  */
-export function compileGlob(pattern: string): GlobMatcher {
+export function compileGlob(pattern: string, options?: { dot?: boolean }): GlobMatcher {
+  // `dot`: wildcards match a leading dot too (the .gitignore meaning; see ignore-rules.ts).
+  const dot = options?.dot === true;
   if (typeof pattern !== 'string' || pattern.length === 0) throw new SandboxArgumentError('glob: the pattern is empty.');
   if (pattern.length > MAX_GLOB_PATTERN_CHARS) refuse(pattern, `is longer than ${MAX_GLOB_PATTERN_CHARS.toLocaleString('en-US')} characters`);
   const alternatives: Alternative[] = expandBraces(pattern, pattern).map((alt) => {
@@ -249,7 +251,7 @@ export function compileGlob(pattern: string): GlobMatcher {
       const parts = path.split('/').filter((p) => p !== '' && p !== '.');
       if (parts.length === 0) return false;
       const name = parts[parts.length - 1]!;
-      return alternatives.some((alt) => (alt.anchored ? matchSegments(alt.segments, parts) : matchSegments(alt.segments, [name])));
+      return alternatives.some((alt) => matchSegments(alt.segments, alt.anchored ? parts : [name], dot));
     },
   };
 }

@@ -187,6 +187,11 @@ export interface GrepResult {
   truncated: boolean;
   /** Which engine ran. */
   engine: 'ripgrep' | 'javascript';
+  /**
+   * Set when the search stopped at its time bound (or another bound than the match limit): a
+   * sentence saying so. The matches found until then are returned, with `truncated`.
+   */
+  stopped?: string;
 }
 
 /** Options of `exec`. */
