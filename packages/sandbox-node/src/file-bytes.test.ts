@@ -165,3 +165,21 @@ describe('edits of files that change', () => {
     expect(SandboxEditError.isInstance(await rejection(sandbox.editFile('e.txt', { oldText: 'zzz', newText: 'x' })))).toBe(true);
   });
 });
+
+describe('raw Node errors mapped to their stage', () => {
+  it('a too-long path name is an argument error (parameters) saying what to do, for every file operation', async () => {
+    const long = `${'n'.repeat(300)}.txt`;
+    const attempts: Array<[string, () => Promise<unknown>]> = [
+      ['readFile', () => sandbox.readFile(long)],
+      ['writeFile', () => sandbox.writeFile(long, 'x')],
+      ['editFile', () => sandbox.editFile(long, { oldText: 'a', newText: 'b' })],
+      ['ls', () => sandbox.ls(long)],
+      ['grep', () => sandbox.grep('x', { path: long })],
+    ];
+    for (const [name, run] of attempts) {
+      const error = await rejection(run());
+      expect(SandboxArgumentError.isInstance(error), `${name}: ${String(error)}`).toBe(true);
+      expect(error.message).toMatch(/is too long for the filesystem .*use a shorter path/);
+    }
+  });
+});

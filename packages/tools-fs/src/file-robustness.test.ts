@@ -98,3 +98,24 @@ describe('edit_file size limit', () => {
     expect(text).toMatch(/^\[parameters\] edit_file: small\.txt is over the 1\.0 KB limit/);
   });
 });
+
+describe('grep through the tool', () => {
+  it('prints a match inside another match\'s context once, as a match, and strips CRLF', async () => {
+    await writeFile(join(ws.root, 'ctx.txt'), 'a\r\nhit1\r\nhit2\r\nb\r\n');
+    const text = await one('grep', { pattern: 'hit', path: 'ctx.txt', context: 1 });
+    expect(text).toBe(['2 matching lines in 1 file for /hit/ in ctx.txt:', 'ctx.txt-1-a', 'ctx.txt:2:hit1', 'ctx.txt:3:hit2', 'ctx.txt-4-b'].join('\n'));
+  });
+
+  it('a catastrophic regex in the JavaScript engine ends at the time bound with a note, not a hang', async () => {
+    const slow = await createWorkspace({ isolation: 'off', ripgrepPath: false, searchTimeoutMs: 800 });
+    try {
+      await writeFile(join(slow.root, 'c.txt'), `${'a'.repeat(40)}!\n`.repeat(5));
+      const run = await runSteps(filesystemToolConfig, slow.sandbox, calls(['g', 'grep', { pattern: '(a+)+$' }]));
+      expect(run.seen('g').text).toBe(
+        'No matches for /(a+)+$/.\n[Incomplete: the search stopped at its time bound of 800 ms; the matches found until then are shown. Narrow the pattern, path or glob, or simplify the pattern (nested repetition such as (a+)+ can take very long).]',
+      );
+    } finally {
+      await slow.dispose();
+    }
+  });
+});
