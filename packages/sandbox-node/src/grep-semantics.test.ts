@@ -156,6 +156,12 @@ for (const engine of ['ripgrep', 'javascript'] as const) {
       });
     }
 
+    it('the glob operation answers the ReDoS pattern against a long name at once', async () => {
+      const result = await engines[engine].glob('**/*a*a*a*a*a*a*a*a*a*a*a*b', { path: 'hostile' });
+      expect(result.files).toEqual([]);
+      expect((await engines[engine].glob('**/*a*a*a*a*a*a*a*a*a*a*a*a', { path: 'hostile' })).files).toEqual([`hostile/${'a'.repeat(200)}`]);
+    });
+
     it('glob "*.py" and grep\'s glob "*.py" mean the same files', async () => {
       const globbed = (await engines[engine].glob('*.py', { path: 'agree' })).files;
       const grepped = paths(await engines[engine].grep('hit', { path: 'agree', glob: '*.py' }));
