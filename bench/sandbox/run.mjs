@@ -1,5 +1,8 @@
 // Sandbox benchmark: each figure next to its baseline from the same run.
-//   pnpm --filter @aibuddy/sandbox --filter @aibuddy/sandbox-node build && node bench/sandbox/run.mjs
+//   pnpm --filter @aibuddy/sandbox --filter @aibuddy/sandbox-node build && node bench/sandbox/run.mjs [section...]
+// Sections (default all): ops grep read exec spawn.
+// ops: the held-descriptor file operations vs the old string-path ones (baseline-ops.mjs, a copy of
+// the code before the rewrite, kept only here), interleaved in the same run; target <= 1.5x.
 // Figures: grep vs raw ripgrep over a large tree; a line window from a 1 GB file (peak RSS);
 // exec producing 1 GB of output (peak RSS growth, MB/s vs the same command into /dev/null);
 // spawn overhead vs raw child_process.spawn. Big files live in a temp folder deleted at the end.
@@ -17,6 +20,8 @@ if (!existsSync(dist)) {
 }
 const distUrl = pathToFileURL(dist).href;
 const { createNodeSandbox } = await import(distUrl);
+const baseline = await import('./baseline-ops.mjs');
+const sections = new Set(process.argv.slice(2).length > 0 ? process.argv.slice(2) : ['ops', 'grep', 'read', 'exec', 'spawn']);
 
 const GB = 1024 * 1024 * 1024;
 const MB = 1024 * 1024;
@@ -57,9 +62,62 @@ function rawRg(args, cwd) {
 try {
   console.log(`# sandbox benchmark (${new Date().toISOString()}, node ${process.version}, ${spawnSync('rg', ['--version']).stdout.toString().split('\n')[0]})\n`);
 
+  // 0. Held-descriptor operations vs the string-path baseline, alternating run by run so load
+  // changes hit both alike. Small operations are timed in batches; the median batch counts.
+  if (sections.has('ops')) {
+    const root = join(work, 'ops');
+    const deep = 'a/b/c/d';
+    execFileSync('mkdir', ['-p', join(root, deep), join(root, 'wide')]);
+    const text = Array.from({ length: 200 }, (_, i) => `line ${i} ${'x'.repeat(60)}`).join('\n');
+    for (let i = 0; i < 20; i++) execFileSync('cp', ['/dev/null', join(root, deep, `f${i}.txt`)]);
+    const { writeFileSync } = await import('node:fs');
+    for (let i = 0; i < 20; i++) writeFileSync(join(root, deep, `f${i}.txt`), text);
+    for (let i = 0; i < 300; i++) writeFileSync(join(root, 'wide', `w${i}.txt`), 'x'.repeat(i));
+    const sb = await createNodeSandbox({ type: 'node', root, isolation: 'off' });
+    const rootReal = sb.root;
+    const batch = (n, fn) => async () => {
+      for (let i = 0; i < n; i++) await fn(i);
+    };
+    const compare = async (what, ours, base, reps = 7) => {
+      await ours();
+      await base();
+      const o = [];
+      const b = [];
+      for (let r = 0; r < reps; r++) {
+        if (r % 2 === 0) {
+          o.push(await timeIt(ours));
+          b.push(await timeIt(base));
+        } else {
+          b.push(await timeIt(base));
+          o.push(await timeIt(ours));
+        }
+      }
+      const mo = median(o);
+      const mb = median(b);
+      row(what, `${fmt(mo, 1)} ms`, `string paths ${fmt(mb, 1)} ms`, `${fmt(mo / mb, 2)}x the cost`, '<= 1.5x');
+    };
+    await compare(
+      `readFile ${deep}/fN.txt (depth 5, 200 lines), 500 calls, median of 7`,
+      batch(500, (i) => sb.readFile(`${deep}/f${i % 20}.txt`)),
+      batch(500, (i) => baseline.readFile(rootReal, `${deep}/f${i % 20}.txt`)),
+    );
+    await compare(
+      'ls of a folder of 300 files, 50 calls, median of 7',
+      batch(50, () => sb.ls('wide')),
+      batch(50, () => baseline.ls(rootReal, 'wide')),
+    );
+    await compare(
+      `writeFile ${deep}/new-N.txt (fsync + rename), 200 calls, median of 7`,
+      batch(200, (i) => sb.writeFile(`${deep}/new-${i % 10}.txt`, text)),
+      batch(200, (i) => baseline.writeFile(rootReal, `${deep}/new-${i % 10}.txt`, text)),
+    );
+    rmSync(root, { recursive: true, force: true });
+  }
+
   // 1. grep over a large tree vs ripgrep directly. The tree is a hard-link copy of the repo's
   // node_modules/.pnpm (same bytes, no .gitignore above it, so both search all of it).
-  {
+  // The same tree serves the glob figure (held-descriptor walk vs the string-path walk).
+  if (sections.has('grep')) {
     const tree = join(work, 'tree');
     execFileSync('cp', ['-al', join(repo, 'node_modules/.pnpm'), tree]);
     const du = Number(execFileSync('du', ['-sb', tree], { encoding: 'utf8' }).split('\t')[0]);
@@ -83,11 +141,27 @@ try {
       `${fmt(r / o, 2)}x rg throughput`,
       '>= 0.8x',
     );
+    const globOurs = [];
+    const globBase = [];
+    let globbed = 0;
+    const globRegex = /(^|\/)node_modules\/(.*\/)?[^/]*\.js$/;
+    for (let i = 0; i < 5; i++) {
+      globOurs.push(await timeIt(async () => (globbed = (await sandbox.glob('**/node_modules/**/*.js', { path: 'tree', limit: 10_000_000 })).files.length)));
+      globBase.push(await timeIt(() => baseline.glob(work, 'tree', globRegex, false)));
+    }
+    const entries = Number(execFileSync('bash', ['-c', `find ${JSON.stringify(tree)} | wc -l`], { encoding: 'utf8' }).trim());
+    row(
+      `glob "**/node_modules/**/*.js" over the same tree (${entries} entries, ${globbed} matches), median of 5`,
+      `${fmt(median(globOurs), 0)} ms`,
+      `string-path walk ${fmt(median(globBase), 0)} ms`,
+      `${fmt(median(globOurs) / median(globBase), 2)}x the cost`,
+      '<= 1.5x',
+    );
     rmSync(tree, { recursive: true, force: true });
   }
 
   // 2. A line window from a 1 GB file, measured in its own process (peak RSS = VmHWM).
-  {
+  if (sections.has('read')) {
     const file = join(work, 'big.txt');
     const fd = openSync(file, 'w');
     const line = `${'x'.repeat(99)}\n`;
@@ -119,7 +193,7 @@ try {
   }
 
   // 3. exec producing 1 GB of output: peak RSS growth and MB/s vs the same command into /dev/null.
-  {
+  if (sections.has('exec')) {
     const command = 'yes "0123456789abcdefghijklmnopqrstuvwxyz0123456789abcdefghijklmnopqrstuvwxyz" | head -c 1073741824';
     const setup = `const { createNodeSandbox } = await import(${JSON.stringify(distUrl)});
       const sb = await createNodeSandbox({ type: 'node', root: ${JSON.stringify(work)}, isolation: 'off', defaultTimeoutMs: 600000 });
@@ -153,7 +227,7 @@ try {
   }
 
   // 4. Spawn overhead vs raw child_process.spawn of the same `bash -c true`.
-  {
+  if (sections.has('spawn')) {
     const N = 40;
     const rawSpawn = () => new Promise((res) => spawn('bash', ['-c', 'true'], { stdio: ['ignore', 'pipe', 'pipe'] }).on('close', res));
     const off = await createNodeSandbox({ type: 'node', root: work, isolation: 'off' });

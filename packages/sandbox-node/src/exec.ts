@@ -6,6 +6,7 @@ import { CappedOutput } from './capped-output.js';
 import { bubblewrapArgs, bubblewrapProblem } from './isolation.js';
 import { groupAlive, markedStrays, signalEach, signalGroup } from './process-group.js';
 import { randomBytes } from 'node:crypto';
+import { spawnCwd } from './held-cwd.js';
 
 /** Settings of `exec`, from the adapter config. */
 export interface ExecSettings {
@@ -70,7 +71,6 @@ export function runCommand(
   options: ExecOptions | undefined,
   settings: ExecSettings,
   running: Set<RunningCommand>,
-  spawnCwd: string = cwdReal,
 ): Promise<ExecResult> {
   const timeoutMs = options?.timeoutMs ?? settings.defaultTimeoutMs;
   if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
@@ -93,9 +93,8 @@ export function runCommand(
   return new Promise<ExecResult>((resolvePromise, reject) => {
     let child: ChildProcess;
     try {
-      // spawnCwd may be /proc/self/fd/<held folder>: the child's chdir then goes through its own
-      // inherited copy of that descriptor (confine-fs), so no path swap can move it.
-      child = spawn(file, args, { cwd: spawnCwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      // The held working folder (/proc/self/fd/<fd>) when node-sandbox attached one (see held-cwd.ts).
+      child = spawn(file, args, { cwd: spawnCwd(options, cwdReal), env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     } catch (error) {
       reject(error);
       return;

@@ -1,6 +1,7 @@
-import { lstat, opendir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import type { DirEntry, EntryType, LsOptions, LsResult } from '@aibuddy/sandbox';
 import { SandboxAbortedError, SandboxArgumentError } from '@aibuddy/sandbox';
+import { abortable } from './abort-race.js';
 import { fdPath } from './fd-path.js';
 import type { LocatedDir } from './resolve-at.js';
 
@@ -26,17 +27,11 @@ function aborted(signal: AbortSignal | undefined, rel: string): void {
 export async function listDir(dir: LocatedDir, options: LsOptions | undefined): Promise<LsResult> {
   const limit = lsLimit(options);
   const signal = options?.signal;
-  const dirents: { name: string; type: EntryType }[] = [];
-  const handle = await opendir(fdPath(dir.fd), { bufferSize: 256 });
-  try {
-    for (let d = await handle.read(); d !== null; d = await handle.read()) {
-      aborted(signal, dir.rel);
-      const type: EntryType = d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other';
-      dirents.push({ name: d.name, type });
-    }
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
+  const dirents = (await abortable(readdir(fdPath(dir.fd), { withFileTypes: true }), signal, 'ls')).map((d) => ({
+    name: d.name,
+    type: (d.isSymbolicLink() ? 'symlink' : d.isDirectory() ? 'dir' : d.isFile() ? 'file' : 'other') as EntryType,
+  }));
+  aborted(signal, dir.rel);
   dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const entries: DirEntry[] = [];
   for (const d of dirents.slice(0, limit)) {

@@ -20,7 +20,7 @@ import type {
   WriteFileResult,
 } from '@aibuddy/sandbox';
 import { SandboxArgumentError, SandboxNotAFileError, SandboxNotFoundError, SandboxPathError } from '@aibuddy/sandbox';
-import { closeFd, fdPath } from './fd-path.js';
+import { closeDir, fdPath } from './fd-path.js';
 import { throwIfAborted } from './abort.js';
 import { atomicWrite, existingRegular } from './atomic-write.js';
 import { applyEdit, editNotFound, readForEdit } from './edit-file.js';
@@ -34,6 +34,7 @@ import { lexicalParts, type Root } from './paths.js';
 import { DEFAULT_READ_TIMEOUT_MS, readFileWindow, readWindowOptions } from './read-file.js';
 import { locate, openDirectory, releaseLocated } from './resolve-at.js';
 import { RootHandle } from './root-handle.js';
+import { withHeldCwd } from './held-cwd.js';
 import { refusedRoot } from './refused-roots.js';
 
 /** Host variables a command inherits by default: enough to find programs and speak UTF-8, no secrets. */
@@ -144,7 +145,7 @@ export class NodeSandbox implements ISandbox {
       try {
         return await listDir(dir, options);
       } finally {
-        await closeFd(dir.fd);
+        closeDir(dir.fd);
       }
     });
   }
@@ -247,16 +248,15 @@ export class NodeSandbox implements ISandbox {
     // path inside the new mount namespace, where only the workspace is writable and its parent is
     // an empty tmpfs: a link swapped in there leads to nothing the command could not see anyway.
     const cwd = await this.withRoot('exec', cwdPath, (root) => openDirectory(root, cwdPath, 'exec'));
-    let running: Promise<ExecResult>;
     try {
       throwIfAborted(options?.signal, 'exec');
       const cwdReal = cwd.physical === '.' ? this.root : join(this.root, cwd.physical);
-      running = runCommand(command, cwdReal, this.rootInfo.real, options, this.exec_, this.running, fdPath(cwd.fd));
+      // Held until the command ends (one descriptor per running command), so however late the
+      // spawn happens, /proc/self/fd/<fd> still names this folder.
+      return await runCommand(command, cwdReal, this.rootInfo.real, withHeldCwd(options, fdPath(cwd.fd)), this.exec_, this.running);
     } finally {
-      // runCommand spawns synchronously: the child has done its chdir by now.
-      await closeFd(cwd.fd);
+      closeDir(cwd.fd);
     }
-    return running;
   }
 
   /** Ends every running command (SIGTERM, then SIGKILL after the grace) and gives back the root descriptor. */

@@ -1,7 +1,7 @@
 import { constants, type Stats } from 'node:fs';
 import { lstat, mkdir, readlink } from 'node:fs/promises';
 import { SandboxNotAFileError, SandboxNotFoundError } from '@aibuddy/sandbox';
-import { closeFd, DIR_FLAGS, fdPath, openFd } from './fd-path.js';
+import { closeDir, fdPath, openDirSync, openFd } from './fd-path.js';
 import { lexicalParts, linkTarget, MAX_SYMLINK_HOPS, refuse, type Root } from './paths.js';
 
 /**
@@ -30,17 +30,28 @@ export interface LocatedDir {
   readonly rel: string;
   /** Physical workspace-relative path (`.` for the root). */
   readonly physical: string;
-  /** Descriptor of the folder, owned by the caller (close it with `closeFd`). */
+  /** Descriptor of the folder, owned by the caller (close it with `closeDir`). */
   readonly fd: number;
 }
 
 /** Gives back the parent descriptor of a `Located`. */
 export function releaseLocated(located: Located): Promise<void> {
-  return located.ownsParent ? closeFd(located.parentFd) : Promise.resolve();
+  if (located.ownsParent) closeDir(located.parentFd);
+  return Promise.resolve();
 }
 
 const code = (error: unknown) => (error as NodeJS.ErrnoException | undefined)?.code;
 const joinParts = (parts: readonly string[]) => (parts.length === 0 ? '.' : parts.join('/'));
+
+/** Reads a symlink inside a held folder; undefined when it is no longer a symlink (a racing swap). */
+async function readLink(dirFd: number, name: string): Promise<string | undefined> {
+  try {
+    return await readlink(fdPath(dirFd, name));
+  } catch (error) {
+    if (code(error) === 'EINVAL' || code(error) === 'ENOENT') return undefined;
+    throw error;
+  }
+}
 
 interface WalkOptions {
   /** Create missing folders on the way (mode 0777 minus umask), as `writeFile` does. */
@@ -93,7 +104,9 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
             if (code(error) !== 'ENOENT') throw error;
           }
           if (stat?.isSymbolicLink()) {
-            hop(linkTarget(root, physical, await readlink(fdPath(dirFd, name)), input));
+            const target = await readLink(dirFd, name);
+            // undefined: it stopped being a symlink between lstat and readlink; look again.
+            hop(target === undefined ? parts : linkTarget(root, physical, target, input));
             restart = true;
             break;
           }
@@ -103,7 +116,7 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
         }
         let fd: number;
         try {
-          fd = await openFd(fdPath(dirFd, name), DIR_FLAGS);
+          fd = openDirSync(dirFd, name);
         } catch (error) {
           const c = code(error);
           if (c === 'ENOENT') {
@@ -126,7 +139,8 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
             throw lstatError;
           }
           if (stat.isSymbolicLink()) {
-            hop([...linkTarget(root, physical, await readlink(fdPath(dirFd, name)), input), ...parts.slice(i + 1)]);
+            const target = await readLink(dirFd, name);
+            hop(target === undefined ? parts : [...linkTarget(root, physical, target, input), ...parts.slice(i + 1)]);
             restart = true;
             break;
           }
@@ -141,7 +155,7 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
           }
           throw new SandboxNotFoundError(`${options.operation}: "${at}" (on the way to "${rel}") is not a directory.`, { path: rel });
         }
-        if (owned) void closeFd(dirFd);
+        if (owned) closeDir(dirFd);
         dirFd = fd;
         owned = true;
         physical.push(name);
@@ -151,7 +165,7 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
         return { kind: 'dir', dir: { rel, physical: joinParts(physical), fd: dirFd } };
       }
     } finally {
-      if (owned) void closeFd(dirFd);
+      if (owned) closeDir(dirFd);
     }
   }
 }

@@ -12,7 +12,13 @@ export interface ConfinedRipgrep {
   readonly env: Record<string, string>;
 }
 
-const cache = new Map<string, ConfinedRipgrep | string>();
+interface Probed {
+  binary: string;
+  libs: string[];
+  env: Record<string, string>;
+}
+
+const cache = new Map<string, Probed | string>();
 
 function findOnPath(binary: string): string | undefined {
   if (isAbsolute(binary) || binary.includes('/')) return binary;
@@ -53,18 +59,27 @@ function sharedLibraries(binary: string): string[] | undefined {
  *
  * Returns the reason as a string when this is not possible (bubblewrap or ripgrep missing or
  * blocked); the caller then uses the JavaScript engine, whose walk holds descriptors instead.
- * Probed once per (ripgrep, bubblewrap, root) and cached.
+ * Probed once per (ripgrep, bubblewrap) pair (a blocking `spawnSync`, so only once) and cached.
  */
 export function confinedRipgrep(rg: string, bwrap: string, rootReal: string): ConfinedRipgrep | string {
-  const key = `${rg}\0${bwrap}\0${rootReal}`;
-  const known = cache.get(key);
-  if (known !== undefined) return known;
-  const result = probe(rg, bwrap, rootReal);
-  cache.set(key, result);
-  return result;
+  const key = `${rg}\0${bwrap}`;
+  let probed = cache.get(key);
+  if (probed === undefined) {
+    probed = probe(rg, bwrap);
+    cache.set(key, probed);
+  }
+  if (typeof probed === 'string') return probed;
+  return { file: bwrap, prefix: [...basePrefix(probed), '--ro-bind', rootReal, rootReal, '--chdir', rootReal, probed.binary], env: probed.env };
 }
 
-function probe(rg: string, bwrap: string, rootReal: string): ConfinedRipgrep | string {
+function basePrefix(probed: Probed): string[] {
+  const prefix = ['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--cap-drop', 'ALL', '--die-with-parent', '--new-session'];
+  prefix.push('--ro-bind', probed.binary, probed.binary);
+  for (const lib of probed.libs) prefix.push('--ro-bind', lib, lib);
+  return prefix;
+}
+
+function probe(rg: string, bwrap: string): Probed | string {
   const found = findOnPath(rg);
   if (found === undefined) return `${rg} was not found on PATH`;
   let binary: string;
@@ -75,15 +90,12 @@ function probe(rg: string, bwrap: string, rootReal: string): ConfinedRipgrep | s
   }
   const libs = sharedLibraries(binary);
   if (libs === undefined) return `could not list the shared libraries of ${binary} (is ldd installed?)`;
-  const prefix = ['--unshare-pid', '--unshare-ipc', '--unshare-uts', '--cap-drop', 'ALL', '--die-with-parent', '--new-session'];
-  prefix.push('--ro-bind', binary, binary);
-  for (const lib of libs) prefix.push('--ro-bind', lib, lib);
-  prefix.push('--ro-bind', rootReal, rootReal, '--chdir', rootReal, binary);
   const env = { PATH: '/usr/bin:/bin', LD_LIBRARY_PATH: [...new Set(libs.map((l) => dirname(l)))].join(':') };
-  const run = spawnSync(bwrap, [...prefix, '--version'], { stdio: ['ignore', 'pipe', 'pipe'], env, timeout: 10_000, encoding: 'utf8' });
+  const probed: Probed = { binary, libs, env };
+  const run = spawnSync(bwrap, [...basePrefix(probed), binary, '--version'], { stdio: ['ignore', 'pipe', 'pipe'], env, timeout: 10_000, encoding: 'utf8' });
   if (run.error) return `${bwrap} could not be started (${(run.error as NodeJS.ErrnoException).code ?? run.error.message})`;
   if (run.status !== 0 || !/ripgrep/.test(run.stdout)) {
     return `ripgrep does not run under ${bwrap}: ${(run.stderr || `exit ${String(run.status)}`).trim().slice(0, 300)}`;
   }
-  return { file: bwrap, prefix, env };
+  return probed;
 }

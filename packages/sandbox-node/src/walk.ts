@@ -1,6 +1,7 @@
-import { opendir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { SandboxAbortedError } from '@aibuddy/sandbox';
-import { closeFd, DIR_FLAGS, fdPath, openFd } from './fd-path.js';
+import { abortable } from './abort-race.js';
+import { closeDir, fdPath, openDirSync } from './fd-path.js';
 
 /** One regular file met by the walk, named inside its held folder. */
 export interface WalkEntry {
@@ -57,8 +58,13 @@ class Stop {
 export async function walkFiles(
   startFd: number,
   options: WalkOptions,
-  visit: (entry: WalkEntry) => boolean | Promise<boolean>,
+  visitFile: (entry: WalkEntry) => boolean | Promise<boolean>,
 ): Promise<{ stopped: boolean }> {
+  // A visit that reads a file is dropped (it only reads) the moment the signal fires.
+  const visit = (entry: WalkEntry): boolean | Promise<boolean> => {
+    const going = visitFile(entry);
+    return typeof going === 'boolean' ? going : abortable(going, options.signal, options.operation ?? 'The search');
+  };
   let visited = 0;
   const frames: Frame[] = [];
   const check = () => {
@@ -70,16 +76,13 @@ export async function walkFiles(
   const enter = async (frame: Frame) => {
     const files: string[] = [];
     try {
-      const dir = await opendir(fdPath(frame.fd), { bufferSize: 256 });
-      try {
-        for (let d = await dir.read(); d !== null; d = await dir.read()) {
-          check();
-          if (d.isDirectory()) frame.subdirs.push(d.name);
-          else if (d.isFile()) files.push(d.name);
-          // symlinks, FIFOs, sockets and devices are not followed or read
-        }
-      } finally {
-        await dir.close().catch(() => undefined);
+      // One readdir per folder (a single round trip), dropped the moment the signal fires.
+      const dirents = await abortable(readdir(fdPath(frame.fd), { withFileTypes: true }), options.signal, options.operation ?? 'The search');
+      for (const d of dirents) {
+        check();
+        if (d.isDirectory()) frame.subdirs.push(d.name);
+        else if (d.isFile()) files.push(d.name);
+        // symlinks, FIFOs, sockets and devices are not followed or read
       }
     } catch (error) {
       if (SandboxAbortedError.isInstance(error) || error instanceof Stop) throw error;
@@ -113,7 +116,7 @@ export async function walkFiles(
       const frame = frames[frames.length - 1]!;
       if (frame.next >= frame.subdirs.length) {
         frames.pop();
-        if (frame.owned) await closeFd(frame.fd);
+        if (frame.owned) closeDir(frame.fd);
         continue;
       }
       const name = frame.subdirs[frame.next++]!;
@@ -121,7 +124,7 @@ export async function walkFiles(
       if (visited > options.maxEntries) throw new Stop(true);
       let fd: number;
       try {
-        fd = await openFd(fdPath(frame.fd, name), DIR_FLAGS);
+        fd = openDirSync(frame.fd, name);
       } catch {
         continue; // vanished, or swapped for a symlink (ENOTDIR/ELOOP): never entered
       }
@@ -134,6 +137,6 @@ export async function walkFiles(
     if (error instanceof Stop) return { stopped: error.stopped };
     throw error;
   } finally {
-    for (const frame of frames) if (frame.owned) await closeFd(frame.fd);
+    for (const frame of frames) if (frame.owned) closeDir(frame.fd);
   }
 }
