@@ -9,7 +9,13 @@
 //   edit-exact    raw sandbox.editFile on a 20,000-line file  vs  edit_file (stale check, match, edit, read-back verify)
 //   edit-tolerant raw sandbox.editFile  vs  edit_file whose old_text uses spaces where the file has tabs
 //   edit-miss     raw sandbox.readFile of the file  vs  edit_file that finds nothing and ranks candidates
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+//   edit-over-limit  peak RSS (own child process each) on a file over edit_file's 16 MiB limit
+//                 (--edit-mb, default 256 MB of text): an idle child (imports only), "before" = the
+//                 whole-file read the tool used to start with, "after" = edit_file now (refused from
+//                 the file's size before reading). Ratios against the idle child.
+import { spawnSync } from 'node:child_process';
+import { open, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -22,6 +28,29 @@ const { createFilesystemToolConfig } = await import(dist('tools-fs'));
 const { createShellToolConfig } = await import(dist('tools-shell'));
 
 const args = process.argv.slice(2);
+
+// Child mode of edit-over-limit: one measurement per process, so peak RSS is its own.
+const childAt = args.indexOf('--rss-child');
+if (childAt >= 0) {
+  const [mode, dir, file] = args.slice(childAt + 1);
+  const box = await createNodeSandbox({ type: 'node', root: dir, isolation: 'off' });
+  let outcome = 'ok';
+  try {
+    if (mode === 'before') {
+      // What edit_file did first before the size check: read the whole file as lines.
+      await box.readFile(file, { limit: 1_000_000_000 });
+    } else if (mode === 'after') {
+      const set = await resolveToolSet({ configs: [createFilesystemToolConfig()], services: { sandbox: box } });
+      const edit = set.tools.find((t) => t.definition.name === 'edit_file').definition;
+      const ctx = { toolCallId: 'bench', signal: new AbortController().signal, taskId: undefined, services: { sandbox: box }, emitOutput: () => undefined, heartbeat: () => undefined };
+      await edit.execute({ path: file, old_text: 'line 1 ', new_text: 'line one ' }, ctx);
+    }
+  } catch (error) {
+    outcome = String(error.message).slice(0, 110);
+  }
+  console.log(JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS, outcome }));
+  process.exit(0);
+}
 const runsAt = args.indexOf('--runs');
 const runs = runsAt >= 0 ? Number(args[runsAt + 1]) : 7;
 
@@ -120,6 +149,32 @@ try {
     },
     fresh,
   );
+
+  // edit_file on a file over its limit: peak RSS of separate child processes.
+  const mbAt = args.indexOf('--edit-mb');
+  const editMb = mbAt >= 0 ? Number(args[mbAt + 1]) : 256;
+  const bigPath = join(root, 'over-limit.log');
+  const handle = await open(bigPath, 'w');
+  const block = Buffer.from(Array.from({ length: 10_000 }, (_, i) => `line ${i} ${'x'.repeat(88)}`).join('\n') + '\n');
+  for (let written = 0; written < editMb * 1024 * 1024; written += block.length) await handle.write(block);
+  await handle.close();
+  const self = fileURLToPath(import.meta.url);
+  const child = (mode) => {
+    const run = spawnSync(process.execPath, [self, '--rss-child', mode, root, 'over-limit.log'], { encoding: 'utf8', maxBuffer: 1024 * 1024 });
+    const line = run.stdout.trim().split('\n').at(-1) ?? '';
+    try {
+      return JSON.parse(line);
+    } catch {
+      return { maxRssKb: NaN, outcome: `child failed: ${(run.stderr || line).trim().slice(0, 200)}` };
+    }
+  };
+  const idle = child('idle');
+  const before = child('before');
+  const after = child('after');
+  const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
+  console.log(`edit-over-limit (${editMb} MB file)  idle ${mb(idle.maxRssKb)}   before (whole-file read) ${mb(before.maxRssKb)}, ratio ${(before.maxRssKb / idle.maxRssKb).toFixed(2)}x   after (edit_file) ${mb(after.maxRssKb)}, ratio ${(after.maxRssKb / idle.maxRssKb).toFixed(2)}x`);
+  console.log(`  before: ${before.outcome}`);
+  console.log(`  after:  ${after.outcome}`);
 } finally {
   await sandbox.close?.();
   await rm(root, { recursive: true, force: true });

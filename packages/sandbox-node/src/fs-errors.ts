@@ -1,4 +1,5 @@
 import {
+  SandboxArgumentError,
   SandboxError,
   SandboxNotAFileError,
   SandboxNotFoundError,
@@ -10,6 +11,20 @@ export function toSandboxError(error: unknown, path: string, operation: string):
   if (SandboxError.isInstance(error)) return error;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   switch (code) {
+    case 'ENAMETOOLONG':
+      return new SandboxArgumentError(
+        `${operation}: the path "${path.length > 120 ? `${path.slice(0, 120)}…` : path}" is too long for the filesystem (at most 255 bytes per name and 4,096 bytes in all); use a shorter path.`,
+        { path, cause: error },
+      );
+    case 'EINVAL':
+      if ((error as NodeJS.ErrnoException).syscall === 'readlink') {
+        // lstat saw a symlink, readlink found something else: it was replaced in between.
+        return new SandboxNotFoundError(`${operation}: "${path}" changed while it was being resolved (a link was replaced); nothing was done. Try again.`, {
+          path,
+          cause: error,
+        });
+      }
+      return error;
     case 'ENOENT':
       return new SandboxNotFoundError(`${operation}: "${path}" does not exist in the workspace.`, { path, cause: error });
     case 'ENOTDIR':

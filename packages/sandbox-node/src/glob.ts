@@ -1,7 +1,7 @@
 import type { GlobOptions, GlobResult } from '@aibuddy/sandbox';
 import { SandboxArgumentError, SandboxNotFoundError } from '@aibuddy/sandbox';
 import { closeFd } from './fd-path.js';
-import { globToRegExp } from './glob-pattern.js';
+import { compileGlob } from './glob-pattern.js';
 import { checkSpelling, lexicalParts, type Root } from './paths.js';
 import { openDirectory, type LocatedDir } from './resolve-at.js';
 import { walkFiles } from './walk.js';
@@ -23,7 +23,10 @@ function literalPrefix(pattern: string): { prefix: string; rest: string } {
   return { prefix: segments.slice(0, k).join('/'), rest: segments.slice(k).join('/') };
 }
 
-/** Finds regular files whose path (relative to `options.path`) matches the pattern. */
+/**
+ * Finds regular files whose path (relative to `options.path`) matches the pattern, with the glob
+ * meaning documented at `compileGlob` (a pattern without `/` matches names at any depth).
+ */
 export async function globFiles(root: Root, pattern: string, options: GlobOptions | undefined, limits: GlobLimits): Promise<GlobResult> {
   if (typeof pattern !== 'string') throw new SandboxArgumentError('glob: the pattern must be a string.');
   checkSpelling(pattern);
@@ -34,8 +37,10 @@ export async function globFiles(root: Root, pattern: string, options: GlobOption
     throw new SandboxArgumentError(`glob: the pattern "${pattern}" is absolute; give it relative to the search folder (options.path).`);
   }
   const { prefix, rest } = literalPrefix(clean);
-  clean = rest;
-  const matcher = globToRegExp(clean);
+  // What is left of an anchored pattern stays anchored below the prefix (`src/*.ts` → `/*.ts` under src).
+  // A leading "./" anchors too, as in compileGlob.
+  clean = prefix === '' && !pattern.startsWith('./') ? rest : `/${rest}`;
+  const matcher = compileGlob(clean);
   const base = lexicalParts(root, options?.path ?? '.');
   // The prefix is resolved like any path, so `../x/*.ts` or a symlinked prefix is refused.
   const startPath = prefix === '' ? base.rel : base.rel === '.' ? prefix : `${base.rel}/${prefix}`;

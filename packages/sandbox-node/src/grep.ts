@@ -1,8 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { StringDecoder } from 'node:string_decoder';
 import type { GrepMatch, GrepOptions, GrepResult } from '@aibuddy/sandbox';
 import { SandboxAbortedError, SandboxArgumentError, SandboxNotFoundError } from '@aibuddy/sandbox';
-import { globToRegExp } from './glob-pattern.js';
+import { compileGlob } from './glob-pattern.js';
+import { RegexWorker, WorkerStopped, type GrepLine } from './grep-worker.js';
+import { IGNORE_FILES, IgnoreRules, MAX_IGNORE_FILE_BYTES, parseIgnoreFile } from './ignore-rules.js';
 import { closeFd, DIR_FLAGS, fdPath, openFd } from './fd-path.js';
 import { readRegularAt } from './open-regular.js';
 import { checkSpelling, lexicalParts, type Root } from './paths.js';
@@ -42,29 +43,34 @@ export function ripgrepWorks(binary: string): boolean {
   return ok;
 }
 
-interface Line {
-  line: number;
-  text: string;
-  match: boolean;
-}
-
 function cut(text: string): string {
   return text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}… [line cut]` : text;
 }
 
-/** Builds matches with their context from the ordered lines of one file block. */
-function toMatches(path: string, lines: Line[], context: number, out: GrepMatch[]): void {
+/**
+ * Builds matches from the lines printed for one file, in line order, the way ripgrep merges
+ * context: a line is printed once — as a match when it matches, even inside another match's
+ * context — and a context line between two matches belongs to the earlier one's `after`, never
+ * also to the later one's `before`.
+ */
+export function toMatches(path: string, lines: readonly GrepLine[], context: number, out: GrepMatch[]): void {
+  let claimed = 0; // highest line number already given to a match or its context
   lines.forEach((l, k) => {
     if (!l.match) return;
     const match: GrepMatch = { path, line: l.line, text: cut(l.text) };
     if (context > 0) {
       const before: { line: number; text: string }[] = [];
-      for (let j = k - 1; j >= 0 && lines[j]!.line >= l.line - context; j--) before.unshift({ line: lines[j]!.line, text: cut(lines[j]!.text) });
+      for (let j = k - 1; j >= 0 && !lines[j]!.match && lines[j]!.line >= l.line - context && lines[j]!.line > claimed; j--) {
+        before.unshift({ line: lines[j]!.line, text: cut(lines[j]!.text) });
+      }
       const after: { line: number; text: string }[] = [];
-      for (let j = k + 1; j < lines.length && lines[j]!.line <= l.line + context; j++) after.push({ line: lines[j]!.line, text: cut(lines[j]!.text) });
+      for (let j = k + 1; j < lines.length && !lines[j]!.match && lines[j]!.line <= l.line + context; j++) {
+        after.push({ line: lines[j]!.line, text: cut(lines[j]!.text) });
+      }
       match.before = before;
       match.after = after;
-    }
+      claimed = after.length > 0 ? after[after.length - 1]!.line : l.line;
+    } else claimed = l.line;
     out.push(match);
   });
 }
@@ -73,7 +79,34 @@ function sortMatches(matches: GrepMatch[]): GrepMatch[] {
   return matches.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line));
 }
 
-/** Searches file contents; ripgrep when it works, else the JavaScript engine. */
+/**
+ * grep's `glob` filter, the same for both engines: `compileGlob`'s meaning, relative to `path`
+ * (a pattern without `/` matches names at any depth); a leading `!` excludes instead.
+ */
+function globFilter(glob: string | undefined): ((relToTarget: string) => boolean) | undefined {
+  if (glob === undefined) return undefined;
+  const negate = glob.startsWith('!');
+  const matcher = compileGlob(negate ? glob.slice(1) : glob);
+  return (rel) => matcher.test(rel) !== negate;
+}
+
+/** A glob ripgrep may pre-filter with: one whose ripgrep meaning is the same or wider than ours. */
+function passThroughGlob(glob: string | undefined): string | undefined {
+  return glob !== undefined && !/[/{}[\]\\!]/.test(glob) ? glob : undefined;
+}
+
+function stoppedNote(timeMs: number): string {
+  return `the search stopped at its time bound of ${timeMs} ms; the matches found until then are shown`;
+}
+
+/**
+ * Searches file contents; ripgrep when it works (confined), else the JavaScript engine. Both
+ * give the same results (see the package README, "grep semantics"): the glob filter relative to
+ * `path`, `.gitignore` / `.ignore` / `.rgignore` inside the workspace honoured (with or without a
+ * `.git` folder), hidden files and `node_modules` skipped, files over 16 MiB skipped, context merged
+ * like ripgrep's, `\r` of CRLF lines stripped (and `$` matching before it), file names taken from
+ * NUL-separated output so that a newline in a name cannot split it.
+ */
 export async function grepFiles(root: Root, pattern: string, options: GrepOptions | undefined, limits: GrepLimits): Promise<GrepResult> {
   if (typeof pattern !== 'string' || pattern === '') throw new SandboxArgumentError('grep: the pattern must be a non-empty string.');
   if (pattern.includes('\0')) throw new SandboxArgumentError('grep: the pattern contains a null byte.');
@@ -84,14 +117,20 @@ export async function grepFiles(root: Root, pattern: string, options: GrepOption
     throw new SandboxArgumentError('grep: context must be a whole number from 0 to 100.');
   }
   if (options?.glob !== undefined) checkSpelling(options.glob);
-  const settings = { limit, context, ignoreCase: options?.ignoreCase === true, glob: options?.glob, signal: options?.signal };
+  const filter = globFilter(options?.glob);
+  const settings: Settings = { limit, context, ignoreCase: options?.ignoreCase === true, glob: options?.glob, filter, signal: options?.signal };
   const target = await locateTarget(root, options?.path ?? '.');
   try {
+    // A single file is searched whatever the ignore files say (as ripgrep does for a path it is
+    // given), but the glob filter applies to its name.
+    if (target.kind === 'file' && filter && !filter(target.file.name)) {
+      return { matches: [], truncated: false, engine: limits.ripgrep === false ? 'javascript' : 'ripgrep' };
+    }
     const rg = limits.ripgrep !== false && ripgrepWorks(limits.ripgrep) ? confinedRipgrep(limits.ripgrep, limits.bubblewrap, root.real) : undefined;
     if (rg !== undefined && typeof rg !== 'string') {
       return await grepWithRipgrep(root, rg, pattern, target.physical, settings, limits.timeMs);
     }
-    return await grepWithJs(pattern, target, settings, limits);
+    return await grepWithJs(root, pattern, target, settings, limits);
   } finally {
     if (target.kind === 'dir') await closeFd(target.dir.fd);
     else await releaseLocated(target.file);
@@ -128,34 +167,48 @@ interface Settings {
   context: number;
   ignoreCase: boolean;
   glob: string | undefined;
+  filter: ((relToTarget: string) => boolean) | undefined;
   signal: AbortSignal | undefined;
 }
 
+const NUL = 0x00;
+const NL = 0x0a;
+
 /**
  * Runs ripgrep confined to the workspace (see `confinedRipgrep`): it walks by path strings, which
- * a racing process could redirect on the host, so it runs where nothing outside exists.
+ * a racing process could redirect on the host, so it runs where nothing outside exists. Its
+ * output is read as bytes: `PATH \0 LINE (':' match | '-' context) TEXT \n` per line, with no
+ * context separators, so a file name is everything up to the NUL — a newline in it cannot split
+ * it — and TEXT (which cannot hold a newline) ends at the next `\n`.
  */
 function grepWithRipgrep(root: Root, rg: ConfinedRipgrep, pattern: string, rel: string, s: Settings, timeMs: number): Promise<GrepResult> {
   const args = ['--no-config', '--null', '--line-number', '--with-filename', '--no-heading', '--color=never', '--no-messages'];
-  args.push(`--max-columns=${MAX_LINE_CHARS}`, '--max-columns-preview');
+  args.push('--no-context-separator', '--crlf', '--no-require-git', '--no-ignore-global', '--no-ignore-exclude');
+  args.push(`--max-filesize=${JS_GREP_MAX_FILE_BYTES}`, `--max-columns=${MAX_LINE_CHARS}`, '--max-columns-preview');
   if (s.ignoreCase) args.push('--ignore-case');
   if (s.context > 0) args.push(`--context=${s.context}`);
-  if (s.glob !== undefined) args.push(`--glob=${s.glob}`);
+  args.push('--glob=!node_modules');
+  // The glob filter is ours (applied to the output below); ripgrep gets it only when its meaning is
+  // the same or wider, to skip files early.
+  const early = passThroughGlob(s.glob);
+  if (early !== undefined) args.push(`--glob=${early}`);
   // The pattern always comes after `--`, so it can never be read as an option.
   args.push('--', pattern, rel);
+  const under = rel === '.' ? '' : `${rel}/`;
   return new Promise((resolvePromise, reject) => {
     const child = spawn(rg.file, [...rg.prefix, ...args], { cwd: root.real, stdio: ['ignore', 'pipe', 'pipe'], env: rg.env, detached: true });
-    const decoder = new StringDecoder('utf8');
     const matches: GrepMatch[] = [];
     let count = 0;
     let truncated = false;
-    let pending = '';
+    let stopped: string | undefined;
+    let pending: Buffer = Buffer.alloc(0);
     let blockPath: string | undefined;
-    let block: Line[] = [];
+    let blockKept = true;
+    let block: GrepLine[] = [];
     let stderr = '';
     let settled = false;
     const flush = () => {
-      if (blockPath !== undefined) toMatches(blockPath, block, s.context, matches);
+      if (blockPath !== undefined && blockKept) toMatches(blockPath, block, s.context, matches);
       block = [];
       blockPath = undefined;
     };
@@ -170,6 +223,7 @@ function grepWithRipgrep(root: Root, rg: ConfinedRipgrep, pattern: string, rel: 
     };
     const timer = setTimeout(() => {
       truncated = true;
+      stopped = stoppedNote(timeMs);
       stop();
     }, timeMs);
     const onAbort = () => {
@@ -178,19 +232,19 @@ function grepWithRipgrep(root: Root, rg: ConfinedRipgrep, pattern: string, rel: 
       finish(new SandboxAbortedError('grep was aborted.', { cause: s.signal?.reason }));
     };
     s.signal?.addEventListener('abort', onAbort, { once: true });
-    const handleLine = (raw: string) => {
-      if (raw === '--') return flush();
-      const nul = raw.indexOf('\0');
-      if (nul === -1) return;
-      let path = raw.slice(0, nul);
-      if (path.startsWith('./')) path = path.slice(2);
-      const m = /^(\d+)([:-])/.exec(raw.slice(nul + 1, nul + 24));
+    const handleRecord = (pathBytes: Buffer, rest: Buffer) => {
+      const m = /^(\d+)([:-])/.exec(rest.subarray(0, 24).toString('latin1'));
       if (!m) return;
+      let path = pathBytes.toString('utf8');
+      if (path.startsWith('./')) path = path.slice(2);
       const isMatch = m[2] === ':';
       if (path !== blockPath) {
         flush();
         blockPath = path;
+        const relToTarget = under !== '' && path.startsWith(under) ? path.slice(under.length) : path;
+        blockKept = s.filter === undefined || s.filter(relToTarget);
       }
+      if (!blockKept) return;
       if (isMatch) {
         if (count >= s.limit) {
           truncated = true;
@@ -199,17 +253,30 @@ function grepWithRipgrep(root: Root, rg: ConfinedRipgrep, pattern: string, rel: 
         }
         count++;
       }
-      block.push({ line: Number(m[1]), text: raw.slice(nul + 1 + m[0].length), match: isMatch });
+      let text = rest.subarray(m[0].length).toString('utf8');
+      if (text.endsWith('\r')) text = text.slice(0, -1);
+      block.push({ line: Number(m[1]), text, match: isMatch });
+    };
+    /** Parses whole records from `pending`; a partial one waits for more bytes. */
+    const parse = (final: boolean) => {
+      let pos = 0;
+      while (pos < pending.length && !truncated) {
+        const nul = pending.indexOf(NUL, pos);
+        if (nul === -1) break;
+        let nl = pending.indexOf(NL, nul + 1);
+        if (nl === -1) {
+          if (!final) break;
+          nl = pending.length;
+        }
+        handleRecord(pending.subarray(pos, nul), pending.subarray(nul + 1, nl));
+        pos = nl + 1;
+      }
+      pending = pending.subarray(Math.min(pos, pending.length));
     };
     child.stdout.on('data', (chunk: Buffer) => {
       if (truncated) return;
-      const text = pending + decoder.write(chunk);
-      const lines = text.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        handleLine(line);
-        if (truncated) break;
-      }
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      parse(false);
     });
     child.stderr.on('data', (chunk: Buffer) => {
       if (stderr.length < 4000) stderr += chunk.toString('utf8');
@@ -220,12 +287,12 @@ function grepWithRipgrep(root: Root, rg: ConfinedRipgrep, pattern: string, rel: 
       clearTimeout(timer);
       s.signal?.removeEventListener('abort', onAbort);
       if (error) return reject(error);
-      resolvePromise({ matches: sortMatches(matches), truncated, engine: 'ripgrep' });
+      resolvePromise({ matches: sortMatches(matches), truncated, engine: 'ripgrep', ...(stopped ? { stopped } : {}) });
     };
     child.on('error', (error) => finish(error));
     child.on('close', (code) => {
       if (s.signal?.aborted) return finish(new SandboxAbortedError('grep was aborted.', { cause: s.signal.reason }));
-      if (!truncated && pending !== '') handleLine(pending);
+      if (!truncated) parse(true);
       flush();
       if (code === 2 && matches.length === 0 && !truncated && /error/i.test(stderr)) {
         return finish(new SandboxArgumentError(`grep: ripgrep refused the search: ${stderr.trim().slice(0, 1000)}`));
@@ -235,66 +302,108 @@ function grepWithRipgrep(root: Root, rg: ConfinedRipgrep, pattern: string, rel: 
   });
 }
 
-async function grepWithJs(pattern: string, target: Target, s: Settings, limits: GrepLimits): Promise<GrepResult> {
-  let regex: RegExp;
+/** Reads the ignore files of one held folder into `rules`, under its workspace-relative key. */
+async function loadIgnoreFiles(dirFd: number, key: string, rules: IgnoreRules): Promise<void> {
+  for (const name of IGNORE_FILES) {
+    const bytes = await readRegularAt(dirFd, name, MAX_IGNORE_FILE_BYTES);
+    if (bytes !== undefined) rules.add(key, parseIgnoreFile(bytes.toString('utf8')));
+  }
+}
+
+/**
+ * The JavaScript engine: the walk and the reads stay on the main thread with held descriptors
+ * (never blocking: every step is asynchronous), and the regular expression runs in a worker
+ * thread that is terminated at the time bound or on abort, so no pattern can stall the host.
+ */
+async function grepWithJs(root: Root, pattern: string, target: Target, s: Settings, limits: GrepLimits): Promise<GrepResult> {
+  let flags: string;
   try {
-    regex = new RegExp(pattern, s.ignoreCase ? 'iu' : 'u');
+    new RegExp(pattern, s.ignoreCase ? 'iu' : 'u');
+    flags = s.ignoreCase ? 'iu' : 'u';
   } catch {
     try {
-      regex = new RegExp(pattern, s.ignoreCase ? 'i' : '');
+      new RegExp(pattern, s.ignoreCase ? 'i' : '');
+      flags = s.ignoreCase ? 'i' : '';
     } catch (error) {
       throw new SandboxArgumentError(`grep: invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}`, { cause: error });
     }
   }
-  const globRe = s.glob === undefined ? undefined : globToRegExp(s.glob);
   const matches: GrepMatch[] = [];
+  let count = 0;
   let truncated = false;
+  let stopped: string | undefined;
+  const worker = new RegexWorker(pattern, flags, s.context);
+  const timer = setTimeout(() => {
+    stopped = stoppedNote(limits.timeMs);
+    void worker.terminate();
+  }, limits.timeMs);
+  const onAbort = () => void worker.terminate();
+  s.signal?.addEventListener('abort', onAbort, { once: true });
   // The file's bytes come from a descriptor opened inside its held folder (the walk's, or the
   // located parent's): never by a path string.
-  const searchFile = async (dirFd: number, name: string, rel: string, shown: string): Promise<boolean> => {
-    if (globRe) {
-      const subject = s.glob!.includes('/') ? rel : rel.slice(rel.lastIndexOf('/') + 1);
-      if (!globRe.test(subject)) return true;
-    }
+  const searchFile = async (dirFd: number, name: string, shown: string): Promise<boolean> => {
     const bytes = await readRegularAt(dirFd, name, JS_GREP_MAX_FILE_BYTES);
     if (bytes === undefined) return true;
     if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return true;
-    const lines = bytes.toString('utf8').split('\n');
-    if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-    const block: Line[] = [];
-    let lastKept = -1;
-    for (let k = 0; k < lines.length; k++) {
-      const text = lines[k]!.endsWith('\r') ? lines[k]!.slice(0, -1) : lines[k]!;
-      if (!regex.test(text)) continue;
-      if (matches.length + block.filter((l) => l.match).length >= s.limit) {
-        truncated = true;
-        break;
-      }
-      for (let j = Math.max(lastKept + 1, k - s.context); j < k; j++) block.push({ line: j + 1, text: lines[j]!.replace(/\r$/, ''), match: false });
-      block.push({ line: k + 1, text, match: true });
-      lastKept = k;
-      // After-context is added lazily: push following lines up to `context`, skipping ones that will match.
-      for (let j = k + 1; j <= Math.min(lines.length - 1, k + s.context); j++) {
-        const t = lines[j]!.replace(/\r$/, '');
-        if (regex.test(t)) break;
-        block.push({ line: j + 1, text: t, match: false });
-        lastKept = j;
+    const reply = await worker.search(bytes, s.limit - count);
+    count += reply.matches;
+    toMatches(shown, reply.lines, s.context, matches);
+    if (reply.more || count >= s.limit) {
+      // At the limit: one more match anywhere means truncated; a file with none is not proof,
+      // so the limit itself is reported as reached only when a match past it was seen.
+      if (reply.more) truncated = true;
+      return !reply.more;
+    }
+    return true;
+  };
+  try {
+    if (target.kind === 'file') {
+      await searchFile(target.file.parentFd, target.file.name, target.file.physical);
+      return { matches: sortMatches(matches), truncated, engine: 'javascript' };
+    }
+    const base = target.physical === '.' ? '' : target.physical;
+    const under = base === '' ? '' : `${base}/`;
+    const ignore = new IgnoreRules();
+    // Ignore files of the folders above the target, from the root down (ripgrep reads its parents' too).
+    const parts = base === '' ? [] : base.split('/');
+    for (let i = 0; i < parts.length; i++) {
+      const key = parts.slice(0, i).join('/');
+      const dir = await openDirectory(root, key === '' ? '.' : key, 'grep').catch(() => undefined);
+      if (dir === undefined) continue;
+      try {
+        await loadIgnoreFiles(dir.fd, key, ignore);
+      } finally {
+        await closeFd(dir.fd);
       }
     }
-    toMatches(shown, block, s.context, matches);
-    return !truncated;
-  };
-  const deadline = Date.now() + limits.timeMs;
-  if (target.kind === 'file') {
-    const { file } = target;
-    await searchFile(file.parentFd, file.name, file.physical, file.physical);
-    return { matches: sortMatches(matches), truncated, engine: 'javascript' };
+    const { stopped: walkStopped } = await walkFiles(
+      target.dir.fd,
+      {
+        skipHidden: true,
+        skipNodeModules: true,
+        deadline: Date.now() + limits.timeMs,
+        maxEntries: limits.maxEntries,
+        signal: s.signal,
+        operation: 'grep',
+        onFolder: (fd, rel) => loadIgnoreFiles(fd, under + rel === '' ? '' : (under + rel).replace(/\/$/, ''), ignore),
+        skip: (rel, isDir) => !ignore.empty && ignore.ignored(under + rel, isDir),
+      },
+      (entry) => (s.filter && !s.filter(entry.rel) ? true : searchFile(entry.dirFd, entry.name, under + entry.rel)),
+    );
+    if (walkStopped) {
+      truncated = true;
+      stopped ??= stoppedNote(limits.timeMs);
+    }
+    return { matches: sortMatches(matches), truncated, engine: 'javascript', ...(stopped ? { stopped } : {}) };
+  } catch (error) {
+    if (error instanceof WorkerStopped || (error as Error)?.name === 'WorkerStopped') {
+      if (s.signal?.aborted) throw new SandboxAbortedError('grep was aborted.', { cause: s.signal.reason });
+      return { matches: sortMatches(matches), truncated: true, engine: 'javascript', stopped: stopped ?? stoppedNote(limits.timeMs) };
+    }
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    s.signal?.removeEventListener('abort', onAbort);
+    await worker.terminate();
   }
-  const under = target.physical === '.' ? '' : `${target.physical}/`;
-  const { stopped } = await walkFiles(
-    target.dir.fd,
-    { skipHidden: true, skipNodeModules: true, deadline, maxEntries: limits.maxEntries, signal: s.signal, operation: 'grep' },
-    (entry) => (Date.now() > deadline ? ((truncated = true), false) : searchFile(entry.dirFd, entry.name, entry.rel, under + entry.rel)),
-  );
-  return { matches: sortMatches(matches), truncated: truncated || stopped, engine: 'javascript' };
 }

@@ -23,7 +23,7 @@ import { SandboxArgumentError, SandboxNotAFileError, SandboxNotFoundError, Sandb
 import { closeDir, fdPath } from './fd-path.js';
 import { throwIfAborted } from './abort.js';
 import { atomicWrite, existingRegular } from './atomic-write.js';
-import { applyEdit, editNotFound } from './edit-file.js';
+import { applyEdit, editNotFound, readForEdit } from './edit-file.js';
 import { runCommand, type ExecSettings, type RunningCommand } from './exec.js';
 import { toSandboxError } from './fs-errors.js';
 import { globFiles } from './glob.js';
@@ -31,7 +31,7 @@ import { grepFiles } from './grep.js';
 import { listDir, lsLimit } from './ls.js';
 import { openRegularFile } from './open-regular.js';
 import { lexicalParts, type Root } from './paths.js';
-import { readFileWindow, readWindowOptions } from './read-file.js';
+import { DEFAULT_READ_TIMEOUT_MS, readFileWindow, readWindowOptions } from './read-file.js';
 import { locate, openDirectory, releaseLocated } from './resolve-at.js';
 import { RootHandle } from './root-handle.js';
 import { withHeldCwd } from './held-cwd.js';
@@ -88,6 +88,7 @@ export class NodeSandbox implements ISandbox {
   private readonly rootHandle: RootHandle;
   private readonly exec_: ExecSettings;
   private readonly searchTimeoutMs: number;
+  private readonly readTimeoutMs: number;
   private readonly ripgrep: string | false;
   private readonly running = new Set<RunningCommand>();
 
@@ -114,6 +115,7 @@ export class NodeSandbox implements ISandbox {
       drainMs: positive(config.exitDrainMs, DEFAULT_EXIT_DRAIN_MS, 'exitDrainMs'),
     };
     this.searchTimeoutMs = positive(config.searchTimeoutMs, DEFAULT_SEARCH_TIMEOUT_MS, 'searchTimeoutMs');
+    this.readTimeoutMs = positive(config.readTimeoutMs, DEFAULT_READ_TIMEOUT_MS, 'readTimeoutMs');
     this.ripgrep = config.ripgrepPath ?? 'rg';
   }
 
@@ -158,7 +160,7 @@ export class NodeSandbox implements ISandbox {
       try {
         const { handle, stat } = await openRegularFile(target, 'readFile');
         try {
-          return await readFileWindow(handle, stat, target.rel, options);
+          return await readFileWindow(handle, stat, target.rel, options, { timeMs: this.readTimeoutMs });
         } finally {
           await handle.close();
         }
@@ -199,7 +201,7 @@ export class NodeSandbox implements ISandbox {
         const { handle, stat: before } = await openRegularFile(target, 'editFile');
         let bytes: Buffer;
         try {
-          bytes = await handle.readFile();
+          bytes = await readForEdit(handle, before.size, target.rel);
         } finally {
           await handle.close();
         }

@@ -29,6 +29,10 @@ export interface WalkOptions {
   signal: AbortSignal | undefined;
   /** The operation, for the abort message. */
   operation?: string;
+  /** Called once per folder (`rel` is `''` for the start) after it is listed, before its entries are filtered. */
+  onFolder?: (fd: number, rel: string) => Promise<void>;
+  /** Skips a file or folder (`rel` relative to the start): ignore rules. A skipped folder is not entered. */
+  skip?: (rel: string, isDir: boolean) => boolean;
 }
 
 interface Frame {
@@ -84,6 +88,7 @@ export async function walkFiles(
       if (SandboxAbortedError.isInstance(error) || error instanceof Stop) throw error;
       return; // unreadable or vanished folder
     }
+    if (options.onFolder) await options.onFolder(frame.fd, frame.rel);
     const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
     files.sort(byName);
     frame.subdirs.sort(byName);
@@ -91,12 +96,15 @@ export async function walkFiles(
       check();
       if (++visited > options.maxEntries) throw new Stop(true);
       if (options.skipHidden && name.startsWith('.')) continue;
-      if (!(await visit({ dirFd: frame.fd, name, rel: frame.rel === '' ? name : `${frame.rel}/${name}` }))) throw new Stop(false);
+      const rel = frame.rel === '' ? name : `${frame.rel}/${name}`;
+      if (options.skip?.(rel, false)) continue;
+      if (!(await visit({ dirFd: frame.fd, name, rel }))) throw new Stop(false);
     }
     frame.subdirs = frame.subdirs.filter((name) => {
       if (options.skipHidden && name.startsWith('.')) return false;
       if (ALWAYS_SKIPPED.has(name)) return false;
-      return !(options.skipNodeModules && name === 'node_modules');
+      if (options.skipNodeModules && name === 'node_modules') return false;
+      return !options.skip?.(frame.rel === '' ? name : `${frame.rel}/${name}`, true);
     });
     visited += frame.subdirs.length;
   };

@@ -23,6 +23,7 @@ export type {
   ReadFileResult,
   SandboxConfig,
   SandboxType,
+  TextEncodingGuess,
   WriteFileOptions,
   WriteFileResult,
 } from './types.js';

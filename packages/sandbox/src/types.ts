@@ -42,7 +42,18 @@ export interface ReadFileOptions extends OperationOptions {
   offset?: number;
   /** How many lines at most (default 2,000). */
   limit?: number;
+  /**
+   * Refuse with `SandboxTooLargeError`, before reading any byte, when the file is larger than this
+   * (for callers that need the whole file in memory, such as an edit).
+   */
+  maxBytes?: number;
 }
+
+/**
+ * The encoding of a file's text. `utf-8` is certain (plain ASCII is valid UTF-8); the others are
+ * guesses from the bytes, marked with `?`; `unknown` is neither.
+ */
+export type TextEncodingGuess = 'utf-8' | 'gbk?' | 'latin-1?' | 'unknown';
 
 /** Result of `readFile`: a window of lines. */
 export interface ReadFileResult {
@@ -68,6 +79,18 @@ export interface ReadFileResult {
   mtimeMs: number;
   /** `\r\n` when the file uses CRLF line endings, else `\n`. */
   lineEnding: '\n' | '\r\n';
+  /**
+   * The encoding of the lines returned. When it is not `utf-8`, `content` was decoded with the
+   * guess (or as UTF-8 with U+FFFD for invalid bytes when `unknown`), so it is not the file's bytes.
+   * Absent from adapters that do not detect it.
+   */
+  encoding?: TextEncodingGuess;
+  /**
+   * Set when the read ended before the window was complete for a reason other than the end of the
+   * file: the time bound passed, a long run of NUL bytes (a sparse hole or binary data) was met,
+   * or the file grew past the size it had when it was opened. A sentence for people and models.
+   */
+  stopped?: string;
 }
 
 /** Options of `writeFile`. */
@@ -164,6 +187,11 @@ export interface GrepResult {
   truncated: boolean;
   /** Which engine ran. */
   engine: 'ripgrep' | 'javascript';
+  /**
+   * Set when the search stopped at its time bound (or another bound than the match limit): a
+   * sentence saying so. The matches found until then are returned, with `truncated`.
+   */
+  stopped?: string;
 }
 
 /** Options of `exec`. */
@@ -252,6 +280,8 @@ export interface NodeSandboxConfig {
   exitDrainMs?: number;
   /** Time bound of `glob` and `grep` (ms); past it they return what they found with `truncated`. */
   searchTimeoutMs?: number;
+  /** Time bound of one `readFile` (ms); past it the read returns the lines it has, with `stopped` saying so. */
+  readTimeoutMs?: number;
   /** The ripgrep binary `grep` uses (default `rg` on PATH); `false` forces the JavaScript engine. */
   ripgrepPath?: string | false;
   /** The bubblewrap binary used for isolation (default `bwrap` on PATH). */

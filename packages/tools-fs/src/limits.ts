@@ -30,6 +30,11 @@ export interface FilesystemLimits {
   editRegionLines: number;
   /** Lines around each edit shown as context. Default 3. */
   editContextLines: number;
+  /**
+   * Largest file `edit_file` edits, in bytes: checked from the file's size before it is read, so the
+   * tool's memory is bounded by it. Default 16 MiB (the Node sandbox's own edit limit).
+   */
+  editBytes: number;
 }
 
 /** The default limits. */
@@ -49,4 +54,5 @@ export const DEFAULT_FILESYSTEM_LIMITS: Readonly<FilesystemLimits> = Object.free
   writeChars: 5_000_000,
   editRegionLines: 60,
   editContextLines: 3,
+  editBytes: 16 * 1024 * 1024,
 });

@@ -127,8 +127,8 @@ describe('read_file', () => {
 
 describe('glob', () => {
   it('finds files by pattern, under a path', async () => {
-    const run = await runSteps(filesystemToolConfig, ws.sandbox, calls(['ts', 'glob', { pattern: '*.ts', path: 'src' }], ['none', 'glob', { pattern: '**/*.rs' }]));
-    expect(run.seen('ts').text).toBe('2 files match *.ts under src:\nsrc/a.ts\nsrc/b.ts');
+    const run = await runSteps(filesystemToolConfig, ws.sandbox, calls(['ts', 'glob', { pattern: './*.ts', path: 'src' }], ['none', 'glob', { pattern: '**/*.rs' }]));
+    expect(run.seen('ts').text).toBe('2 files match ./*.ts under src:\nsrc/a.ts\nsrc/b.ts');
     expect(run.seen('none').text).toBe('No files match **/*.rs.');
   });
 

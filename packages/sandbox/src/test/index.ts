@@ -252,7 +252,9 @@ function describeAvailable(options: SandboxContractOptions): void {
       it('glob finds files by pattern, relative to the root, capped', async () => {
         expect((await sandbox.glob('**/*.ts')).files).toEqual(['src/a.ts', 'src/b.ts', 'src/deep/c.ts']);
         expect((await sandbox.glob('*.md')).files).toEqual(['README.md']);
-        expect((await sandbox.glob('*.ts', { path: 'src' })).files).toEqual(['src/a.ts', 'src/b.ts']);
+        // A pattern without "/" matches names at any depth below `path` (ripgrep --glob meaning).
+        expect((await sandbox.glob('*.ts', { path: 'src' })).files).toEqual(['src/a.ts', 'src/b.ts', 'src/deep/c.ts']);
+        expect((await sandbox.glob('./*.ts', { path: 'src' })).files).toEqual(['src/a.ts', 'src/b.ts']);
         const capped = await sandbox.glob('**/*.ts', { limit: 2 });
         expect(capped.files).toHaveLength(2);
         expect(capped.truncated).toBe(true);

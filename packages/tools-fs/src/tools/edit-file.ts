@@ -1,6 +1,7 @@
 import { defineTool, ToolError } from '@aibuddy/registry';
 import type { ToolDefinition } from '@aibuddy/registry';
 import type { ReadFileResult } from '@aibuddy/sandbox';
+import { SandboxTooLargeError } from '@aibuddy/sandbox';
 import { z } from 'zod';
 import { toFsToolError } from '../errors.js';
 import { snapshotOf, WHOLE_FILE_LINES } from '../fs-context.js';
@@ -145,9 +146,26 @@ export function createEditFileTool(run: FsRunContext): ToolDefinition<EditFileIn
       }
       let read: ReadFileResult;
       try {
-        read = await run.sandbox.readFile(input.path, { limit: WHOLE_FILE_LINES, signal });
+        // maxBytes: the sandbox refuses a file over the limit from its size, before reading a byte.
+        read = await run.sandbox.readFile(input.path, { limit: WHOLE_FILE_LINES, maxBytes: run.limits.editBytes, signal });
       } catch (error) {
+        if (SandboxTooLargeError.isInstance(error)) {
+          throw new ToolError(`${input.path} is over the ${formatBytes(run.limits.editBytes)} limit of edit_file; nothing was read or changed.`, {
+            stage: 'parameters',
+            toolName,
+            cause: error,
+            hint: 'Edit large files with execute (for example sed -i or a short script), or split the file.',
+          });
+        }
         throw toFsToolError(error, toolName, input.path);
+      }
+      if (read.size > run.limits.editBytes) {
+        // A sandbox that does not honour maxBytes: still refuse, though it has read the file.
+        throw new ToolError(`${input.path} is over the ${formatBytes(run.limits.editBytes)} limit of edit_file; nothing was changed.`, {
+          stage: 'parameters',
+          toolName,
+          hint: 'Edit large files with execute (for example sed -i or a short script), or split the file.',
+        });
       }
       const path = read.path;
       const now = snapshotOf(read);
@@ -217,6 +235,17 @@ export function createEditFileTool(run: FsRunContext): ToolDefinition<EditFileIn
             hint: outcome.tolerant
               ? 'Copy old_text exactly from read_file output, with enough surrounding lines to make it unique.'
               : 'Include more surrounding lines in old_text so it is unique, or set replace_all to true to change every occurrence.',
+            details: { lines: outcome.lines },
+          },
+        );
+      }
+      if (outcome.kind === 'unadaptable') {
+        throw new ToolError(
+          `old_text matches lines ${outcome.lines[0]}-${outcome.lines[1]} of ${path} only when indentation is ignored, and new_text cannot be re-indented to fit: ${outcome.reason}. The edit was not applied.`,
+          {
+            stage: 'parameters',
+            toolName,
+            hint: 'Copy old_text from read_file output with its exact indentation, and indent new_text the way the file is indented.',
             details: { lines: outcome.lines },
           },
         );

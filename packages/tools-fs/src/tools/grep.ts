@@ -47,6 +47,8 @@ export interface GrepOutput {
   limit: number;
   /** Which engine ran. */
   engine: 'ripgrep' | 'javascript';
+  /** Set when the search stopped at its time bound: what the sandbox said. */
+  stopped?: string;
 }
 
 /** Builds the model view of a `grep` result within a character budget. */
@@ -54,7 +56,7 @@ export function grepView(output: GrepOutput, maxChars: number, lineChars: number
   const where = `${output.path === '.' ? '' : ` in ${output.path}`}${output.glob ? ` (files matching ${output.glob})` : ''}`;
   const narrow = 'Narrow the pattern, path or glob';
   if (output.mode !== 'content') {
-    if (output.files.length === 0) return `No matches for /${output.pattern}/${where}.`;
+    if (output.files.length === 0) return `No matches for /${output.pattern}/${where}.${output.stopped ? `\n${stoppedView(output.stopped, narrow)}` : ''}`;
     const total = output.files.reduce((n, f) => n + f.count, 0);
     const head =
       output.mode === 'count'
@@ -64,10 +66,11 @@ export function grepView(output: GrepOutput, maxChars: number, lineChars: number
     const body = fit(lines, maxChars - head.length);
     const notes: string[] = [];
     if (body.cut > 0) notes.push(`[${body.cut} more files not shown (output limit of ${maxChars} characters). ${narrow}.]`);
-    if (output.truncated) notes.push(`[More results exist beyond the limit of ${output.limit}${output.mode === 'count' ? '; counts are lower bounds' : ''}. ${narrow}.]`);
+    if (output.stopped) notes.push(stoppedView(output.stopped, narrow));
+    else if (output.truncated) notes.push(`[More results exist beyond the limit of ${output.limit}${output.mode === 'count' ? '; counts are lower bounds' : ''}. ${narrow}.]`);
     return [head, ...body.lines, ...notes].join('\n');
   }
-  if (output.matches.length === 0) return `No matches for /${output.pattern}/${where}.`;
+  if (output.matches.length === 0) return `No matches for /${output.pattern}/${where}.${output.stopped ? `\n${stoppedView(output.stopped, narrow)}` : ''}`;
   const files = new Set(output.matches.map((m) => m.path)).size;
   const head = `${output.matches.length}${output.truncated ? '+' : ''} matching lines in ${files} file${files === 1 ? '' : 's'} for /${output.pattern}/${where}:`;
   const lines: string[] = [];
@@ -93,8 +96,13 @@ export function grepView(output: GrepOutput, maxChars: number, lineChars: number
     const shownMatches = starts.filter((s) => s < body.lines.length).length;
     notes.push(`[Output cut at ${maxChars} characters after ${shownMatches} of ${output.matches.length} matches. ${narrow}, or use output_mode "files_with_matches".]`);
   }
-  if (output.truncated) notes.push(`[More matches exist beyond the limit of ${output.limit}. ${narrow}, or use output_mode "count" to see where they are.]`);
+  if (output.stopped) notes.push(stoppedView(output.stopped, narrow));
+  else if (output.truncated) notes.push(`[More matches exist beyond the limit of ${output.limit}. ${narrow}, or use output_mode "count" to see where they are.]`);
   return [head, ...body.lines, ...notes].join('\n');
+}
+
+function stoppedView(stopped: string, narrow: string): string {
+  return `[Incomplete: ${stopped}. ${narrow}, or simplify the pattern (nested repetition such as (a+)+ can take very long).]`;
 }
 
 function fit(lines: string[], budget: number): { lines: string[]; cut: number } {
@@ -114,11 +122,12 @@ export function createGrepTool(run: FsRunContext): ToolDefinition<GrepInput, Gre
     name: 'grep',
     description:
       'Searches file contents by regular expression (ripgrep syntax). output_mode "content" (default) shows matching lines as path:line:text ' +
-      `(context lines as path-line-text), "files_with_matches" lists files, "count" counts per file. At most ${grepResults} results per call and ${grepChars} characters.`,
+      `(context lines as path-line-text), "files_with_matches" lists files, "count" counts per file. At most ${grepResults} results per call and ${grepChars} characters. ` +
+      'Skips hidden files, node_modules and what .gitignore / .ignore files exclude.',
     inputSchema: z.object({
       pattern: z.string().min(1, 'pattern is empty: give a regular expression.').describe('Regular expression to search for.'),
       path: z.string().optional().describe('File or folder to search, relative to the workspace root (default the root).'),
-      glob: z.string().optional().describe('Only search files matching this glob (for example "*.ts" or "src/**/*.py").'),
+      glob: z.string().optional().describe('Only search files matching this glob, relative to path: without "/" it matches names at any depth ("*.ts"), with "/" the whole relative path ("src/**/*.py"); a leading "!" excludes.'),
       output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().describe('content (default), files_with_matches, or count.'),
       context: z.number().int().min(0).max(maxGrepContext, `context is at most ${maxGrepContext} lines.`).optional().describe('Lines of context before and after each match (content mode).'),
       ignore_case: z.boolean().optional().describe('Case-insensitive search.'),
@@ -154,6 +163,7 @@ export function createGrepTool(run: FsRunContext): ToolDefinition<GrepInput, Gre
         truncated: result.truncated || files.length > limit,
         limit,
         engine: result.engine,
+        ...(result.stopped ? { stopped: result.stopped } : {}),
       };
     },
     toModelOutput: ({ output }) => grepView(output, grepChars, grepLineChars),

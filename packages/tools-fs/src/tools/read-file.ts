@@ -1,6 +1,6 @@
 import { defineTool, ToolError } from '@aibuddy/registry';
 import type { ToolDefinition } from '@aibuddy/registry';
-import type { ReadFileResult } from '@aibuddy/sandbox';
+import type { ReadFileResult, TextEncodingGuess } from '@aibuddy/sandbox';
 import { z } from 'zod';
 import { toFsToolError } from '../errors.js';
 import { snapshotOf } from '../fs-context.js';
@@ -27,6 +27,18 @@ export interface ReadFileOutput extends ReadFileResult {
   cutBy: 'lines' | 'characters' | undefined;
 }
 
+const ICONV_NAMES: Partial<Record<TextEncodingGuess, string>> = { 'gbk?': 'GBK', 'latin-1?': 'LATIN1' };
+
+/** Says that a file is not UTF-8, how it is shown, and what that means for editing it. */
+export function encodingNote(encoding: TextEncodingGuess): string {
+  const iconv = ICONV_NAMES[encoding];
+  const shown =
+    iconv === undefined
+      ? 'in an unknown encoding; shown as UTF-8, with \uFFFD where bytes are not UTF-8'
+      : `probably ${encoding === 'gbk?' ? 'GBK (Chinese)' : 'Latin-1 / Windows-1252'}; shown decoded as that (a guess)`;
+  return `[Not UTF-8: this file is ${shown}. edit_file can change only its ASCII text; to edit the rest, convert it to UTF-8 first${iconv ? ` (for example: iconv -f ${iconv} -t UTF-8)` : ''}.]`;
+}
+
 /** The model view of a `read_file` result: numbered lines and, when cut, how to get more. */
 export function readFileView(output: ReadFileOutput): string {
   const count = output.endLine - output.startLine + 1;
@@ -38,9 +50,13 @@ export function readFileView(output: ReadFileOutput): string {
   }
   const parts = [`${output.path} — lines ${output.startLine}-${output.endLine}${of} (${formatBytes(output.size)}${ending})`];
   parts.push(numberLines(output.content.split('\n'), output.startLine));
-  if (output.truncated && output.nextOffset !== undefined) {
+  if (output.truncated && output.nextOffset !== undefined && output.stopped === undefined) {
     const reason = output.cutBy === 'characters' ? 'the character limit of one read was reached' : 'the line limit of one read was reached';
     parts.push(`[Cut: ${reason}; lines from ${output.nextOffset} on are not shown. Call read_file with offset=${output.nextOffset} to continue, or grep for what you need.]`);
+  }
+  if (output.encoding !== undefined && output.encoding !== 'utf-8') parts.push(encodingNote(output.encoding));
+  if (output.stopped !== undefined) {
+    parts.push(`[Stopped early: ${output.stopped}${output.nextOffset === undefined ? '' : ` Call read_file with offset=${output.nextOffset} to try the rest, or inspect the file with execute.`}]`);
   }
   if (output.longLinesCut.length > 0) {
     const shown = output.longLinesCut.slice(0, 10).join(', ');
@@ -109,6 +125,8 @@ export function createReadFileTool(run: FsRunContext): ToolDefinition<ReadFileIn
         size: read.size,
         lineEnding: read.lineEnding,
         mtimeMs: read.mtimeMs,
+        ...(read.encoding === undefined ? {} : { encoding: read.encoding }),
+        ...(read.stopped === undefined ? {} : { stopped: read.stopped }),
       };
     },
     toModelOutput: ({ output }) => readFileView(output),
