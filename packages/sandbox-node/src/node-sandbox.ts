@@ -23,7 +23,9 @@ import { SandboxArgumentError, SandboxNotAFileError, SandboxNotFoundError } from
 import { throwIfAborted } from './abort.js';
 import { atomicWrite, existingRegular } from './atomic-write.js';
 import { applyEdit, editNotFound } from './edit-file.js';
-import { runCommand, type ExecSettings, type RunningCommand } from './exec.js';
+import { chooseIsolation, describeExec, runCommand, validateCommand, type ExecSettings, type RunningCommand } from './exec.js';
+import type { IsolationDescription } from './isolation.js';
+import { effectiveLimits, type EffectiveLimits } from './resource-limits.js';
 import { toSandboxError } from './fs-errors.js';
 import { globFiles } from './glob.js';
 import { grepFiles } from './grep.js';
@@ -69,6 +71,14 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
+function execLimits(config: NodeSandboxConfig['resourceLimits']): EffectiveLimits {
+  try {
+    return effectiveLimits(config);
+  } catch (error) {
+    throw new SandboxArgumentError(`createNodeSandbox: ${(error as Error).message}`);
+  }
+}
+
 /**
  * The Node sandbox: a workspace folder on the local disk plus child processes. Every path is
  * confined to the root (symlinks resolved before any I/O), reads stream a window of lines,
@@ -105,6 +115,9 @@ export class NodeSandbox implements ISandbox {
       killGraceMs: positive(config.killGraceMs, DEFAULT_KILL_GRACE_MS, 'killGraceMs'),
       maxOutputBytes: Math.max(64, positive(config.maxOutputBytes, DEFAULT_MAX_OUTPUT_BYTES, 'maxOutputBytes')),
       drainMs: positive(config.exitDrainMs, DEFAULT_EXIT_DRAIN_MS, 'exitDrainMs'),
+      limits: execLimits(config.resourceLimits),
+      readOnlyPaths: config.readOnlyPaths ?? [],
+      protectGit: config.protectGit ?? true,
     };
     this.searchTimeoutMs = positive(config.searchTimeoutMs, DEFAULT_SEARCH_TIMEOUT_MS, 'searchTimeoutMs');
     this.ripgrep = config.ripgrepPath ?? 'rg';
@@ -196,9 +209,7 @@ export class NodeSandbox implements ISandbox {
   /** Runs `bash -c command` in the workspace; a non-zero exit is a result. */
   async exec(command: string, options?: ExecOptions): Promise<ExecResult> {
     throwIfAborted(options?.signal, 'exec');
-    if (typeof command !== 'string' || command.trim() === '' || command.includes('\0')) {
-      throw new SandboxArgumentError('exec: the command must be a non-empty string without null bytes.');
-    }
+    validateCommand(command, options?.timeoutMs ?? this.exec_.defaultTimeoutMs);
     const cwd = await resolvePath(this.rootInfo, options?.cwd ?? '.').catch((error: unknown) => {
       throw toSandboxError(error, options?.cwd ?? '.', 'exec');
     });
@@ -208,6 +219,11 @@ export class NodeSandbox implements ISandbox {
     }
     throwIfAborted(options?.signal, 'exec');
     return runCommand(command, cwd.real, this.rootInfo.real, options, this.exec_, this.running);
+  }
+
+  /** What commands run in here (bubblewrap, PID namespace or none), whether their tree dies with the call, and the bounds. */
+  describe(): IsolationDescription {
+    return describeExec(this.exec_);
   }
 
   /** Ends every running command (SIGTERM, then SIGKILL after the grace). */
@@ -237,5 +253,8 @@ export async function createNodeSandbox(config: NodeSandboxConfig): Promise<Node
   if (!(await stat(real)).isDirectory()) {
     throw new SandboxNotAFileError(`createNodeSandbox: the workspace root "${config.root}" is not a folder.`, { path: config.root });
   }
-  return new NodeSandbox({ given, real }, config);
+  const sandbox = new NodeSandbox({ given, real }, config);
+  // isolation "required" without a usable bubblewrap fails here, not at the first command.
+  if (config.isolation === 'required') chooseIsolation({ isolation: 'required', bubblewrap: config.bubblewrapPath ?? 'bwrap' });
+  return sandbox;
 }

@@ -32,7 +32,9 @@ export interface ExecuteOutput {
   /** Wall time (ms). */
   durationMs: number;
   /** OS isolation the sandbox reported, if any. */
-  isolation?: 'bubblewrap' | 'none';
+  isolation?: 'bubblewrap' | 'pid-namespace' | 'none';
+  /** What the sandbox undid or set aside after the command (e.g. a planted git hook), if anything. */
+  notices?: string[];
 }
 
 /** Exact heads and tails of both streams, kept beside a result (never serialised) for its model view. */
