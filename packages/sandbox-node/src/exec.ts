@@ -35,6 +35,8 @@ export interface ExecSettings {
   readOnlyPaths: readonly string[];
   /** Check and repair `.git` folders after every command (see `git-guard.ts`). */
   protectGit: boolean;
+  /** Use a PID namespace when bubblewrap is not used. */
+  pidNamespace: boolean;
 }
 
 /** A running command, so `close()` can end it. */
@@ -96,7 +98,7 @@ export function validateCommand(command: string, timeoutMs: number): void {
 }
 
 /** Decides how this command runs: bubblewrap, its own PID namespace, or a plain process group. */
-export function chooseIsolation(settings: Pick<ExecSettings, 'isolation' | 'bubblewrap'>): { kind: IsolationKind; reason?: string } {
+export function chooseIsolation(settings: Pick<ExecSettings, 'isolation' | 'bubblewrap'> & { pidNamespace?: boolean }): { kind: IsolationKind; reason?: string } {
   let reason: string | undefined;
   if (settings.isolation !== 'off') {
     const problem = bubblewrapProblem(settings.bubblewrap);
@@ -109,6 +111,7 @@ export function chooseIsolation(settings: Pick<ExecSettings, 'isolation' | 'bubb
     }
     reason = `bubblewrap not usable: ${problem}`;
   } else reason = 'isolation is "off"';
+  if (settings.pidNamespace === false) return { kind: 'none', reason: `${reason}; PID namespace turned off (pidNamespace: false)` };
   const pidns = pidNamespacePrefix();
   if ('prefix' in pidns) return { kind: 'pid-namespace', reason };
   return { kind: 'none', reason: `${reason}; no PID namespace either: ${pidns.problem}` };

@@ -118,6 +118,7 @@ export class NodeSandbox implements ISandbox {
       limits: execLimits(config.resourceLimits),
       readOnlyPaths: config.readOnlyPaths ?? [],
       protectGit: config.protectGit ?? true,
+      pidNamespace: config.pidNamespace ?? true,
     };
     this.searchTimeoutMs = positive(config.searchTimeoutMs, DEFAULT_SEARCH_TIMEOUT_MS, 'searchTimeoutMs');
     this.ripgrep = config.ripgrepPath ?? 'rg';

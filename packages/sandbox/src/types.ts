@@ -280,6 +280,12 @@ export interface NodeSandboxConfig {
    * undo what could make the host's next `git` run planted code (default true).
    */
   protectGit?: boolean;
+  /**
+   * Without bubblewrap (isolation `off`, or `auto` where it is missing), run each command in its
+   * own PID namespace when the OS allows, so its whole tree dies with the call and with the host
+   * (default true). `false` leaves a plain process group with a best-effort daemon sweep.
+   */
+  pidNamespace?: boolean;
 }
 
 /** Per-command resource bounds of the Node adapter; `false` lifts one bound. */
