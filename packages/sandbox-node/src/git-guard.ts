@@ -1,5 +1,5 @@
 import { lstat, mkdir, open, readdir, readFile, readlink, rename, rm } from 'node:fs/promises';
-import { constants } from 'node:fs';
+import { constants, readdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { configAcceptable, sanitizeGitConfig } from './git-config-policy.js';
@@ -9,6 +9,8 @@ import { configAcceptable, sanitizeGitConfig } from './git-config-policy.js';
  * the command's result says so: a workspace that large needs `.git` folders checked by hand.
  */
 export const MAX_GUARD_ENTRIES = 300_000;
+/** Folders read between two yields to the event loop during a walk. */
+const YIELD_EVERY_DIRS = 256;
 /** Hooks larger than this are compared by size and mtime only, and cannot be restored. */
 const MAX_HOOK_BYTES = 1024 * 1024;
 
@@ -112,30 +114,41 @@ export async function snapshotGit(rootReal: string): Promise<GitSnapshot> {
   const repos = new Map<string, RepoState>();
   const budget = { left: MAX_GUARD_ENTRIES };
   const stack: string[] = ['.'];
+  const found: { rel: string; dir: boolean }[] = [];
+  let sinceYield = 0;
   while (stack.length > 0) {
-    if (budget.left <= 0) return { repos, complete: false };
+    if (budget.left <= 0) break;
+    // Synchronous readdir is ~10x faster than the promise API for many small folders; yield to
+    // the event loop every few hundred folders so heartbeats and aborts still run.
+    if (++sinceYield >= YIELD_EVERY_DIRS) {
+      sinceYield = 0;
+      await new Promise((resolveTick) => setImmediate(resolveTick));
+    }
     const rel = stack.pop()!;
     let entries;
     try {
-      entries = await readdir(join(rootReal, rel), { withFileTypes: true });
+      entries = readdirSync(rel === '.' ? rootReal : `${rootReal}/${rel}`, { withFileTypes: true });
     } catch {
       continue;
     }
     budget.left -= entries.length;
     for (const entry of entries) {
-      const childRel = rel === '.' ? entry.name : join(rel, entry.name);
-      if (entry.name === '.git') {
-        const abs = join(rootReal, childRel);
-        if (entry.isDirectory()) {
-          repos.set(childRel, await repoDirState(abs));
-          await innerRepos(rootReal, childRel, repos, budget);
-        } else {
-          repos.set(childRel, { kind: 'pointer', content: (await readSmall(abs)) ?? '' });
-        }
-      } else if (entry.isDirectory()) stack.push(childRel);
+      // Plain concatenation: `join` normalises every path, which dominates a walk of many entries.
+      const childRel = rel === '.' ? entry.name : `${rel}/${entry.name}`;
+      if (entry.name === '.git') found.push({ rel: childRel, dir: entry.isDirectory() });
+      else if (entry.isDirectory()) stack.push(childRel);
     }
   }
-  return { repos, complete: true };
+  for (const { rel, dir } of found) {
+    const abs = join(rootReal, rel);
+    if (dir) {
+      repos.set(rel, await repoDirState(abs));
+      await innerRepos(rootReal, rel, repos, budget);
+    } else {
+      repos.set(rel, { kind: 'pointer', content: (await readSmall(abs)) ?? '' });
+    }
+  }
+  return { repos, complete: budget.left > 0 };
 }
 
 function sameDir(a: RepoDirState, b: RepoDirState): boolean {
