@@ -121,7 +121,7 @@ export function chooseIsolation(settings: Pick<ExecSettings, 'isolation' | 'bubb
 export function describeExec(settings: ExecSettings): IsolationDescription {
   const { kind, reason } = chooseIsolation(settings);
   const cgroup = settings.limits.processes !== false && createPidsCgroup(settings.limits.processes);
-  if (cgroup) cgroup.remove();
+  if (cgroup) void cgroup.remove();
   return {
     mode: kind,
     killsTree: kind !== 'none',
@@ -189,7 +189,7 @@ export async function runCommand(
     return found;
   };
   const after = async (result: ExecResult): Promise<ExecResult> => {
-    cgroup?.remove();
+    await cgroup?.remove();
     if (gitBefore === undefined) return result;
     const notices = await repairGit(rootReal, gitBefore);
     return notices.length === 0 ? result : { ...result, notices };
@@ -199,7 +199,7 @@ export async function runCommand(
   try {
     result = await spawnAndWait(file!, args, { cwdReal, env, timeoutMs, options, settings, running, strays, isolation });
   } catch (error) {
-    cgroup?.remove();
+    await cgroup?.remove();
     throw error;
   }
   return after(result);

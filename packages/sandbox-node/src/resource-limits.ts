@@ -99,8 +99,8 @@ export interface PidsCgroup {
   dir: string;
   /** Host pids of the processes in it now. */
   members(): number[];
-  /** Removes the cgroup (once it is empty). */
-  remove(): void;
+  /** Removes the cgroup, waiting (bounded) until the kernel has taken its last processes out. */
+  remove(): Promise<void>;
 }
 
 function pidsHierarchy(): string | undefined {
@@ -116,10 +116,40 @@ function pidsHierarchy(): string | undefined {
   return undefined;
 }
 
+/** How long `remove()` waits for a cgroup to empty (ms). */
+const CGROUP_REMOVE_WAIT_MS = 2000;
+
+let swept = false;
+
+/** Removes empty cgroups left by hosts that died (SIGKILL gives them no chance to clean up). */
+function sweepStale(hierarchy: string): void {
+  if (swept) return;
+  swept = true;
+  try {
+    for (const name of readdirSync(hierarchy)) {
+      const match = /^aibuddy-(\d+)-[0-9a-f]+$/.exec(name);
+      if (!match || Number(match[1]) === process.pid) continue;
+      try {
+        process.kill(Number(match[1]), 0);
+        continue; // its host is alive
+      } catch {
+        try {
+          rmdirSync(join(hierarchy, name)); // fails (EBUSY) while anything is still in it
+        } catch {
+          // not empty, or not ours
+        }
+      }
+    }
+  } catch {
+    // unreadable: nothing to sweep
+  }
+}
+
 /** Creates a `pids` cgroup limited to `max` processes, or undefined when this host does not let us. */
 export function createPidsCgroup(max: number): PidsCgroup | undefined {
   const hierarchy = pidsHierarchy();
   if (hierarchy === undefined) return undefined;
+  sweepStale(hierarchy);
   const dir = join(hierarchy, `aibuddy-${process.pid}-${randomBytes(6).toString('hex')}`);
   try {
     mkdirSync(dir);
@@ -145,11 +175,17 @@ export function createPidsCgroup(max: number): PidsCgroup | undefined {
         return [];
       }
     },
-    remove() {
-      try {
-        rmdirSync(dir);
-      } catch {
-        // still busy or gone: a later run's cleanup does not depend on it
+    async remove() {
+      // A killed namespace empties asynchronously: rmdir says EBUSY until then.
+      const until = Date.now() + CGROUP_REMOVE_WAIT_MS;
+      for (;;) {
+        try {
+          rmdirSync(dir);
+          return;
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EBUSY' || Date.now() >= until) return; // a later sweep removes it
+          await new Promise((r) => setTimeout(r, 20));
+        }
       }
     },
   };
