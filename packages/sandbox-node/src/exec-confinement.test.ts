@@ -129,4 +129,31 @@ console.log(JSON.stringify({ describe: sandbox.describe(), result, uid: id.stdou
     expectConfined(report.result.stdout);
     expect(readFileSync('/proc/self/status', 'utf8')).toMatch(/CapEff/); // host side unchanged
   });
+
+  it('without bubblewrap, an unprivileged host still gets a PID namespace: a daemon dies with the call', () => {
+    const script = join(root, 'pidns-as-nobody.mjs');
+    const n = 880_000 + (process.pid % 10_000);
+    writeFileSync(
+      script,
+      `const { createNodeSandbox } = await import(${JSON.stringify(dist)});
+const sandbox = await createNodeSandbox({ type: 'node', root: process.argv[2], isolation: 'off' });
+const result = await sandbox.exec('setsid -f sleep ${n}; echo $$; id -u');
+console.log(JSON.stringify({ describe: sandbox.describe(), result }));
+`,
+    );
+    const ws = mkdtempSync(join(root, 'nobody-pidns-'));
+    chownSync(ws, 65534, 65534);
+    const run = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, script, ws], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent' },
+    });
+    expect(run.stderr).toBe('');
+    const report = JSON.parse(run.stdout) as { describe: { mode: string; killsTree: boolean }; result: { stdout: string; isolation: string } };
+    expect(report.describe).toMatchObject({ mode: 'pid-namespace', killsTree: true });
+    expect(report.result.isolation).toBe('pid-namespace');
+    expect(report.result.stdout).toBe('1\n65534\n'); // first process of its own namespace, still uid nobody
+    const left = spawnSync('pgrep', ['-f', `^sleep ${n}$`], { encoding: 'utf8' }).stdout.trim();
+    expect(left).toBe('');
+  });
 });

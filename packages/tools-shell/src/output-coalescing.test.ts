@@ -2,6 +2,7 @@
 // a bounded number of `tool-output` events whose concatenation is exactly its output; a NUL byte
 // or an oversized command fails at the parameters stage before any confirmation is asked.
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConfirmationGate } from '@aibuddy/runtime';
 import { calls, createWorkspace, runSteps } from '@aibuddy/tool-harness';
@@ -58,6 +59,15 @@ describe('execute: live output', () => {
     const outputs = run.events.filter((e) => e.type === 'tool-output');
     expect(outputs.map((e) => (e.type === 'tool-output' ? e.chunk : '')).join('')).toBe(digits(300));
     expect(outputs.length).toBeGreaterThan(50);
+  });
+});
+
+describe('execute: sandbox notices', () => {
+  it('a hook planted by the command is undone, and the model is told', async () => {
+    const command = "git init -q repo && printf '#!/bin/sh\\necho planted\\n' > repo/.git/hooks/pre-commit && chmod +x repo/.git/hooks/pre-commit && echo ok";
+    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['plant', 'execute', { command }]));
+    expect(run.seen('plant').text).toMatch(/SANDBOX: repo\/\.git\/hooks\/pre-commit was planted by the command/);
+    expect(readdirSync(join(ws.root, 'repo', '.git', 'hooks'))).not.toContain('pre-commit');
   });
 });
 
