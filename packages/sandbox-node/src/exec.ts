@@ -3,8 +3,19 @@ import { StringDecoder } from 'node:string_decoder';
 import type { ExecOptions, ExecResult, IsolationMode } from '@aibuddy/sandbox';
 import { SandboxArgumentError, SandboxUnavailableError } from '@aibuddy/sandbox';
 import { CappedOutput } from './capped-output.js';
-import { bubblewrapArgs, bubblewrapProblem } from './isolation.js';
-import { groupAlive, markedStrays, signalEach, signalGroup } from './process-group.js';
+import { bubblewrapArgs, nodeInstallPrefix } from './bwrap-args.js';
+import { repairGit, snapshotGit } from './git-guard.js';
+import { bubblewrapProblem, bubblewrapProbe, pidNamespacePrefix, type IsolationDescription, type IsolationKind } from './isolation.js';
+import {
+  cgroupJoinPrefix,
+  createPidsCgroup,
+  describeLimits,
+  prlimitAvailable,
+  prlimitPrefix,
+  type EffectiveLimits,
+  type PidsCgroup,
+} from './resource-limits.js';
+import { groupAlive, markedStrays, processAlive, signalEach, signalGroup } from './process-group.js';
 import { randomBytes } from 'node:crypto';
 import { spawnCwd } from './held-cwd.js';
 
@@ -19,6 +30,14 @@ export interface ExecSettings {
   maxOutputBytes: number;
   /** After the command exits, how long to let its pipes drain before killing what is left. */
   drainMs: number;
+  /** Per-command resource bounds. */
+  limits: EffectiveLimits;
+  /** Extra host paths bound read-only under bubblewrap. */
+  readOnlyPaths: readonly string[];
+  /** Check and repair `.git` folders after every command (see `git-guard.ts`). */
+  protectGit: boolean;
+  /** Use a PID namespace when bubblewrap is not used. */
+  pidNamespace: boolean;
 }
 
 /** A running command, so `close()` can end it. */
@@ -27,6 +46,18 @@ export interface RunningCommand {
 }
 
 const POLL_MS = 20;
+
+/**
+ * Largest timer Node can arm: a longer delay overflows its 32-bit field and fires after 1 ms
+ * (so a "24.9-day" timeout would kill the command at once).
+ */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * Largest command, in bytes: Linux refuses a single argument over MAX_ARG_STRLEN (32 pages,
+ * 131,072 bytes) with E2BIG, and the command is one argument of `bash -c`.
+ */
+export const MAX_COMMAND_BYTES = 128 * 1024 - 1;
 
 /** Builds the command's environment: only the listed host variables, then the caller's. */
 export function buildEnv(inherit: readonly string[], extra: Record<string, string> | undefined): Record<string, string> {
@@ -44,27 +75,95 @@ export function buildEnv(inherit: readonly string[], extra: Record<string, strin
   return env;
 }
 
-/** Decides whether this command runs under bubblewrap. */
-export function chooseIsolation(settings: ExecSettings): 'bubblewrap' | 'none' {
-  if (settings.isolation === 'off') return 'none';
-  const problem = bubblewrapProblem(settings.bubblewrap);
-  if (problem === undefined) return 'bubblewrap';
-  if (settings.isolation === 'required') {
-    throw new SandboxUnavailableError(
-      `exec: isolation is "required" but bubblewrap is not usable (${problem}). Install bubblewrap (bwrap) with user namespaces enabled, ` +
-        'or configure isolation: "auto" to run unconfined.',
+/** Checks a command and its timeout before anything runs; throws `SandboxArgumentError` with the fix. */
+export function validateCommand(command: string, timeoutMs: number): void {
+  if (typeof command !== 'string' || command.trim() === '') {
+    throw new SandboxArgumentError('exec: the command must be a non-empty string.');
+  }
+  if (command.includes('\0')) {
+    throw new SandboxArgumentError('exec: the command contains a NUL byte, which no shell command can carry; remove it (write binary data with a file instead).');
+  }
+  const bytes = Buffer.byteLength(command, 'utf8');
+  if (bytes > MAX_COMMAND_BYTES) {
+    throw new SandboxArgumentError(
+      `exec: the command is ${bytes} bytes, over the operating system's limit of ${MAX_COMMAND_BYTES} bytes for one argument; ` +
+        'write the script to a file in the workspace and run that file instead.',
     );
   }
-  return 'none';
+  if (!(typeof timeoutMs === 'number' && timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
+    throw new SandboxArgumentError(`exec: timeoutMs must be a positive number of milliseconds (got ${String(timeoutMs)}).`);
+  }
+  if (timeoutMs > MAX_TIMEOUT_MS) {
+    throw new SandboxArgumentError(`exec: timeoutMs is ${timeoutMs}, over the largest timer of ${MAX_TIMEOUT_MS} ms (about 24.8 days); give a shorter timeout.`);
+  }
+}
+
+/** Decides how this command runs: bubblewrap, its own PID namespace, or a plain process group. */
+export function chooseIsolation(settings: Pick<ExecSettings, 'isolation' | 'bubblewrap'> & { pidNamespace?: boolean }): { kind: IsolationKind; reason?: string } {
+  let reason: string | undefined;
+  if (settings.isolation !== 'off') {
+    const problem = bubblewrapProblem(settings.bubblewrap);
+    if (problem === undefined) return { kind: 'bubblewrap' };
+    if (settings.isolation === 'required') {
+      throw new SandboxUnavailableError(
+        `exec: isolation is "required" but bubblewrap is not usable (${problem}). Install bubblewrap (bwrap) with user namespaces enabled, ` +
+          'or configure isolation: "auto" to run unconfined.',
+      );
+    }
+    reason = `bubblewrap not usable: ${problem}`;
+  } else reason = 'isolation is "off"';
+  if (settings.pidNamespace === false) return { kind: 'none', reason: `${reason}; PID namespace turned off (pidNamespace: false)` };
+  const pidns = pidNamespacePrefix();
+  if ('prefix' in pidns) return { kind: 'pid-namespace', reason };
+  return { kind: 'none', reason: `${reason}; no PID namespace either: ${pidns.problem}` };
+}
+
+/** What commands of these settings run in, and what that guarantees. */
+export function describeExec(settings: ExecSettings): IsolationDescription {
+  const { kind, reason } = chooseIsolation(settings);
+  const cgroup = settings.limits.processes !== false && createPidsCgroup(settings.limits.processes);
+  if (cgroup) void cgroup.remove();
+  return {
+    mode: kind,
+    killsTree: kind !== 'none',
+    ...(reason === undefined ? {} : { reason }),
+    limits: describeLimits(settings.limits, Boolean(cgroup), prlimitAvailable()),
+  };
+}
+
+/** The program and arguments that run `command` in the chosen mode, with limits applied inside. */
+function commandLine(kind: IsolationKind, command: string, cwdReal: string, rootReal: string, settings: ExecSettings, cgroup: PidsCgroup | undefined): string[] {
+  const limits = prlimitAvailable() ? prlimitPrefix(settings.limits, cgroup === undefined) : [];
+  const shell = [...limits, settings.shell, '-c', command];
+  let line: string[];
+  if (kind === 'bubblewrap') {
+    const probe = bubblewrapProbe(settings.bubblewrap);
+    const features = 'features' in probe ? probe.features : { userNamespace: false, disableUserns: false };
+    const node = nodeInstallPrefix();
+    const layout = {
+      rootReal,
+      cwdReal,
+      readOnlyPaths: [...(node === undefined ? [] : [node]), ...settings.readOnlyPaths],
+      home: process.env.HOME,
+      readOnlyInRoot: ['.git/hooks', '.git/config'],
+    };
+    line = [settings.bubblewrap, ...bubblewrapArgs(features, layout), '--', ...shell];
+  } else if (kind === 'pid-namespace') {
+    const pidns = pidNamespacePrefix();
+    line = [...('prefix' in pidns ? pidns.prefix : []), ...shell];
+  } else line = shell;
+  return cgroup === undefined ? line : [...cgroupJoinPrefix(cgroup), ...line];
 }
 
 /**
  * Runs `bash -c` in its own process group (detached), stdin closed, with an explicit
- * environment. Timeout or abort sends SIGTERM to the whole group and SIGKILL after the grace.
+ * environment, under bubblewrap or in its own PID namespace where possible, with resource bounds.
+ * Timeout or abort sends SIGTERM to the whole group and SIGKILL after the grace.
  * The call returns once the command itself has exited: if background children still hold the
- * pipes after a short drain, the group is ended the same way, so nothing is left running.
+ * pipes after a short drain, the group is ended the same way, so nothing is left running. Then
+ * `.git` folders are checked and repaired (see `git-guard.ts`).
  */
-export function runCommand(
+export async function runCommand(
   command: string,
   cwdReal: string,
   rootReal: string,
@@ -73,22 +172,53 @@ export function runCommand(
   running: Set<RunningCommand>,
 ): Promise<ExecResult> {
   const timeoutMs = options?.timeoutMs ?? settings.defaultTimeoutMs;
-  if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
-    throw new SandboxArgumentError(`exec: timeoutMs must be a positive number of milliseconds (got ${String(timeoutMs)}).`);
-  }
+  validateCommand(command, timeoutMs);
   const env = buildEnv(settings.inheritEnv, options?.env);
-  const isolation = chooseIsolation(settings);
-  const [file, args] =
-    isolation === 'bubblewrap'
-      ? [settings.bubblewrap, [...bubblewrapArgs(rootReal, cwdReal), '--', settings.shell, '-c', command]]
-      : [settings.shell, ['-c', command]];
+  const { kind: isolation } = chooseIsolation(settings);
+  const gitBefore = settings.protectGit ? await snapshotGit(rootReal) : undefined;
+  const cgroup = settings.limits.processes === false ? undefined : createPidsCgroup(settings.limits.processes);
+  const [file, ...args] = commandLine(isolation, command, cwdReal, rootReal, settings, cgroup);
   if (isolation === 'bubblewrap') env.TMPDIR = '/tmp';
   // Unconfined, a `setsid` daemon leaves the process group; this marker in its inherited
-  // environment still finds it. (Under bubblewrap the PID namespace ends such processes.)
+  // environment still finds it (unless it clears its environment: the cgroup, where there is
+  // one, still holds it). In a PID namespace the kernel ends such processes.
   const marker = `AIBUDDY_SANDBOX_RUN=${randomBytes(8).toString('hex')}`;
   if (isolation === 'none') env.AIBUDDY_SANDBOX_RUN = marker.slice(marker.indexOf('=') + 1);
-  const strays = (pgid: number) => (isolation === 'none' ? markedStrays(marker, pgid, pgid) : []);
+  const strays = (pgid: number) => {
+    const found = isolation === 'none' ? markedStrays(marker, pgid, pgid) : [];
+    for (const pid of cgroup?.members() ?? []) if (!found.includes(pid) && processAlive(pid)) found.push(pid);
+    return found;
+  };
+  const after = async (result: ExecResult): Promise<ExecResult> => {
+    await cgroup?.remove();
+    if (gitBefore === undefined) return result;
+    const notices = await repairGit(rootReal, gitBefore);
+    return notices.length === 0 ? result : { ...result, notices };
+  };
 
+  let result: ExecResult;
+  try {
+    result = await spawnAndWait(file!, args, { cwdReal, env, timeoutMs, options, settings, running, strays, isolation });
+  } catch (error) {
+    await cgroup?.remove();
+    throw error;
+  }
+  return after(result);
+}
+
+interface SpawnContext {
+  cwdReal: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  options: ExecOptions | undefined;
+  settings: ExecSettings;
+  running: Set<RunningCommand>;
+  strays: (pgid: number) => number[];
+  isolation: IsolationKind;
+}
+
+function spawnAndWait(file: string, args: string[], ctx: SpawnContext): Promise<ExecResult> {
+  const { cwdReal, env, timeoutMs, options, settings, running, strays, isolation } = ctx;
   const started = performance.now();
   return new Promise<ExecResult>((resolvePromise, reject) => {
     let child: ChildProcess;

@@ -1,60 +1,88 @@
 import { spawnSync } from 'node:child_process';
-import { lstatSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import type { BubblewrapFeatures } from './bwrap-args.js';
 
-let probe: Map<string, string | undefined> | undefined;
+/** How a command is run, from strongest to weakest. */
+export type IsolationKind = 'bubblewrap' | 'pid-namespace' | 'none';
 
-/**
- * Whether bubblewrap can actually create the namespaces we use here (it may be installed but
- * blocked, e.g. without user namespaces). Returns undefined when it works, else the reason.
- * Probed once per binary.
- */
-export function bubblewrapProblem(binary: string): string | undefined {
-  probe ??= new Map();
-  if (probe.has(binary)) return probe.get(binary);
-  const run = spawnSync(
+/** What the sandbox can guarantee about commands on this host, for headers and logs. */
+export interface IsolationDescription {
+  /** The mode commands run in: bubblewrap, only an own PID namespace, or a plain process group. */
+  mode: IsolationKind;
+  /**
+   * Whether the whole process tree of a command dies with the call and with the host (also on a
+   * SIGKILL of the host). True for bubblewrap and the PID-namespace fallback; false for `none`,
+   * where daemons are only swept by an environment marker (best effort).
+   */
+  killsTree: boolean;
+  /** Why a stronger mode is not used, when it is not. */
+  reason?: string;
+  /** Per-command resource bounds in force (see `resource-limits.ts`). */
+  limits: string;
+}
+
+const probes = new Map<string, unknown>();
+
+function probeOnce<T>(key: string, run: () => T): T {
+  if (!probes.has(key)) probes.set(key, run());
+  return probes.get(key) as T;
+}
+
+function failure(binary: string, run: ReturnType<typeof spawnSync>): string | undefined {
+  if (run.error !== undefined) return `${binary} could not be started (${(run.error as NodeJS.ErrnoException).code ?? run.error.message})`;
+  if (run.status !== 0) return `${binary} failed: ${run.stderr?.toString('utf8').trim() || `exit ${String(run.status)}`}`;
+  return undefined;
+}
+
+function tryBwrap(binary: string, extra: string[]): ReturnType<typeof spawnSync> {
+  return spawnSync(
     binary,
-    ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--', 'true'],
+    [...extra, '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--', 'true'],
     { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 },
   );
-  const problem =
-    run.error !== undefined
-      ? `${binary} could not be started (${(run.error as NodeJS.ErrnoException).code ?? run.error.message})`
-      : run.status !== 0
-        ? `${binary} failed: ${run.stderr?.toString('utf8').trim() || `exit ${String(run.status)}`}`
-        : undefined;
-  probe.set(binary, problem);
-  return problem;
-}
-
-function existsNoFollow(path: string): 'dir' | 'file' | undefined {
-  try {
-    const stat = lstatSync(path);
-    return stat.isDirectory() ? 'dir' : stat.isFile() ? 'file' : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**
- * bubblewrap arguments: the whole host read-only, a private /tmp, fresh /dev and /proc, the
- * root's parent folder replaced by an empty one, the workspace root bound writable at its own path, `.git/hooks` and `.git/config` bound read-only
- * again on top (so a command cannot plant a hook or a `core.hooksPath` that runs later outside
- * the sandbox), no network, its own PID namespace (so `setsid` daemons die with it), and it dies
- * with its parent.
+ * Which hardening flags this bubblewrap accepts, or the reason it is not usable at all (it may be
+ * installed but blocked, e.g. without user namespaces). Probed once per binary.
  */
-export function bubblewrapArgs(rootReal: string, cwdReal: string): string[] {
-  const args = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  // Hide the root's siblings (an empty tmpfs over its parent), so `cat ../secret` finds nothing:
-  // path checks cannot stop a shell, this can. The rest of the host stays visible read-only.
-  const parent = dirname(rootReal);
-  if (parent !== '/' && parent !== '/tmp' && parent !== rootReal) args.push('--tmpfs', parent);
-  args.push('--bind', rootReal, rootReal);
-  for (const sub of ['.git/hooks', '.git/config']) {
-    const abs = join(rootReal, sub);
-    if (existsNoFollow(abs)) args.push('--ro-bind', abs, abs);
-  }
-  args.push('--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--die-with-parent');
-  args.push('--chdir', cwdReal);
-  return args;
+export function bubblewrapProbe(binary: string): { features: BubblewrapFeatures } | { problem: string } {
+  return probeOnce(`bwrap:${binary}`, () => {
+    const full = tryBwrap(binary, ['--unshare-user', '--disable-userns']);
+    if (failure(binary, full) === undefined) return { features: { userNamespace: true, disableUserns: true } };
+    const userns = tryBwrap(binary, ['--unshare-user']);
+    if (failure(binary, userns) === undefined) return { features: { userNamespace: true, disableUserns: false } };
+    const plain = tryBwrap(binary, []);
+    const problem = failure(binary, plain);
+    return problem === undefined ? { features: { userNamespace: false, disableUserns: false } } : { problem };
+  });
+}
+
+/** Whether bubblewrap works here: undefined when it does, else the reason. */
+export function bubblewrapProblem(binary: string): string | undefined {
+  const probe = bubblewrapProbe(binary);
+  return 'problem' in probe ? probe.problem : undefined;
+}
+
+/**
+ * The command prefix that runs a command in its own PID namespace, so the whole tree dies with
+ * it: `setpriv --pdeathsig KILL` makes `unshare` die with the host (even on SIGKILL of the host),
+ * `--kill-child` makes the namespace's first process die with `unshare`, and the kernel kills
+ * every other process of a PID namespace when its first one ends. Non-root hosts need a user
+ * namespace for that (mapped to the same uid, so files keep their owner). Undefined, with the
+ * reason, when the OS allows none of it.
+ */
+export function pidNamespacePrefix(): { prefix: string[] } | { problem: string } {
+  return probeOnce('unshare', () => {
+    const base = ['setpriv', '--pdeathsig', 'KILL', '--', 'unshare', '--pid', '--fork', '--kill-child', '--mount-proc'];
+    const variants = process.getuid?.() === 0 ? [[]] : [['--user', '--map-current-user'], ['--user', '--map-root-user']];
+    let problem = 'util-linux setpriv/unshare not usable';
+    for (const extra of variants) {
+      const prefix = [...base, ...extra, '--'];
+      const run = spawnSync(prefix[0]!, [...prefix.slice(1), 'true'], { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 });
+      const why = failure('unshare', run);
+      if (why === undefined) return { prefix };
+      problem = why;
+    }
+    return { problem };
+  });
 }

@@ -24,7 +24,9 @@ import { closeDir, fdPath } from './fd-path.js';
 import { throwIfAborted } from './abort.js';
 import { atomicWrite, existingRegular } from './atomic-write.js';
 import { applyEdit, editNotFound, readForEdit } from './edit-file.js';
-import { runCommand, type ExecSettings, type RunningCommand } from './exec.js';
+import { chooseIsolation, describeExec, runCommand, validateCommand, type ExecSettings, type RunningCommand } from './exec.js';
+import type { IsolationDescription } from './isolation.js';
+import { effectiveLimits, type EffectiveLimits } from './resource-limits.js';
 import { toSandboxError } from './fs-errors.js';
 import { globFiles } from './glob.js';
 import { grepFiles } from './grep.js';
@@ -74,6 +76,14 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
+function execLimits(config: NodeSandboxConfig['resourceLimits']): EffectiveLimits {
+  try {
+    return effectiveLimits(config);
+  } catch (error) {
+    throw new SandboxArgumentError(`createNodeSandbox: ${(error as Error).message}`);
+  }
+}
+
 /**
  * The Node sandbox: a workspace folder on the local disk plus child processes. Every path is
  * confined to the root (symlinks resolved before any I/O), reads stream a window of lines,
@@ -113,6 +123,10 @@ export class NodeSandbox implements ISandbox {
       killGraceMs: positive(config.killGraceMs, DEFAULT_KILL_GRACE_MS, 'killGraceMs'),
       maxOutputBytes: Math.max(64, positive(config.maxOutputBytes, DEFAULT_MAX_OUTPUT_BYTES, 'maxOutputBytes')),
       drainMs: positive(config.exitDrainMs, DEFAULT_EXIT_DRAIN_MS, 'exitDrainMs'),
+      limits: execLimits(config.resourceLimits),
+      readOnlyPaths: config.readOnlyPaths ?? [],
+      protectGit: config.protectGit ?? true,
+      pidNamespace: config.pidNamespace ?? true,
     };
     this.searchTimeoutMs = positive(config.searchTimeoutMs, DEFAULT_SEARCH_TIMEOUT_MS, 'searchTimeoutMs');
     this.readTimeoutMs = positive(config.readTimeoutMs, DEFAULT_READ_TIMEOUT_MS, 'readTimeoutMs');
@@ -238,9 +252,7 @@ export class NodeSandbox implements ISandbox {
   /** Runs `bash -c command` in the workspace; a non-zero exit is a result. */
   async exec(command: string, options?: ExecOptions): Promise<ExecResult> {
     throwIfAborted(options?.signal, 'exec');
-    if (typeof command !== 'string' || command.trim() === '' || command.includes('\0')) {
-      throw new SandboxArgumentError('exec: the command must be a non-empty string without null bytes.');
-    }
+    validateCommand(command, options?.timeoutMs ?? this.exec_.defaultTimeoutMs);
     const cwdPath = options?.cwd ?? '.';
     // The working folder is opened handle-relative and held while the command starts. Unconfined,
     // the child's chdir goes through its inherited copy of that descriptor (/proc/self/fd/<fd> in
@@ -257,6 +269,11 @@ export class NodeSandbox implements ISandbox {
     } finally {
       closeDir(cwd.fd);
     }
+  }
+
+  /** What commands run in here (bubblewrap, PID namespace or none), whether their tree dies with the call, and the bounds. */
+  describe(): IsolationDescription {
+    return describeExec(this.exec_);
   }
 
   /** Ends every running command (SIGTERM, then SIGKILL after the grace) and gives back the root descriptor. */
@@ -295,5 +312,8 @@ export async function createNodeSandbox(config: NodeSandboxConfig): Promise<Node
       { path: config.root },
     );
   }
-  return new NodeSandbox({ given, real }, config);
+  const sandbox = new NodeSandbox({ given, real }, config);
+  // isolation "required" without a usable bubblewrap fails here, not at the first command.
+  if (config.isolation === 'required') chooseIsolation({ isolation: 'required', bubblewrap: config.bubblewrapPath ?? 'bwrap' });
+  return sandbox;
 }

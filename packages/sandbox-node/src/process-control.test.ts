@@ -24,7 +24,8 @@ beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'aibuddy-proc-'));
   const common = { type: 'node', root, killGraceMs: GRACE, exitDrainMs: DRAIN, defaultTimeoutMs: TIMEOUT } as const;
   sandbox = await createNodeSandbox({ ...common, isolation: 'required' });
-  unconfined = await createNodeSandbox({ ...common, isolation: 'off', maxOutputBytes: 64 * 1024 });
+  // A plain process group (no PID namespace), so `echo $$` is a host pid these tests can check.
+  unconfined = await createNodeSandbox({ ...common, isolation: 'off', pidNamespace: false, maxOutputBytes: 64 * 1024 });
 });
 
 afterEach(async () => {
@@ -228,15 +229,22 @@ describe('environment and isolation choice', () => {
     }
   });
 
-  it('auto falls back when bubblewrap is missing and says the command ran unconfined', async () => {
+  it('auto falls back when bubblewrap is missing and says how the command ran', async () => {
     const auto = await createNodeSandbox({ type: 'node', root, isolation: 'auto', bubblewrapPath: '/nonexistent/bwrap' });
-    expect(await auto.exec('echo hi')).toMatchObject({ stdout: 'hi\n', isolation: 'none' });
+    expect(await auto.exec('echo hi')).toMatchObject({ stdout: 'hi\n', isolation: 'pid-namespace' });
+    expect(auto.describe()).toMatchObject({ mode: 'pid-namespace', killsTree: true });
+    expect(auto.describe().reason).toMatch(/bubblewrap not usable/);
+    const plain = await createNodeSandbox({ type: 'node', root, isolation: 'auto', bubblewrapPath: '/nonexistent/bwrap', pidNamespace: false });
+    expect(await plain.exec('echo hi')).toMatchObject({ stdout: 'hi\n', isolation: 'none' });
+    expect(plain.describe()).toMatchObject({ mode: 'none', killsTree: false });
     expect((await sandbox.exec('echo hi')).isolation).toBe('bubblewrap');
+    expect(sandbox.describe()).toMatchObject({ mode: 'bubblewrap', killsTree: true });
   });
 
-  it('required refuses to start without bubblewrap', async () => {
-    const strict = await createNodeSandbox({ type: 'node', root, isolation: 'required', bubblewrapPath: '/nonexistent/bwrap' });
-    await expect(strict.exec('touch should-not-exist')).rejects.toSatisfy((e: unknown) => SandboxUnavailableError.isInstance(e));
+  it('required refuses to be created without bubblewrap', async () => {
+    await expect(
+      createNodeSandbox({ type: 'node', root, isolation: 'required', bubblewrapPath: '/nonexistent/bwrap' }),
+    ).rejects.toSatisfy((e: unknown) => SandboxUnavailableError.isInstance(e));
     expect(readdirSync(root)).toEqual([]);
   });
 });

@@ -21,6 +21,7 @@ export type {
   OperationOptions,
   ReadFileOptions,
   ReadFileResult,
+  ResourceLimits,
   SandboxConfig,
   SandboxType,
   TextEncodingGuess,

@@ -226,8 +226,16 @@ export interface ExecResult {
   aborted?: boolean;
   /** Wall time. */
   durationMs: number;
-  /** Whether the command ran under OS isolation (bubblewrap) or unconfined. */
-  isolation?: 'bubblewrap' | 'none';
+  /**
+   * How the command ran: under bubblewrap, in its own PID namespace only (the tree dies with the
+   * call, but the command sees the host as the host user does), or unconfined.
+   */
+  isolation?: 'bubblewrap' | 'pid-namespace' | 'none';
+  /**
+   * What the sandbox undid or set aside after the command, one sentence each (e.g. a git hook
+   * the command planted, moved to quarantine). Absent when there was nothing.
+   */
+  notices?: string[];
 }
 
 /**
@@ -286,6 +294,40 @@ export interface NodeSandboxConfig {
   ripgrepPath?: string | false;
   /** The bubblewrap binary used for isolation (default `bwrap` on PATH). */
   bubblewrapPath?: string;
+  /**
+   * Per-command resource bounds (processes, data memory, file size, open files); each field
+   * defaults to a sensible bound, `false` lifts one, `resourceLimits: false` lifts all.
+   */
+  resourceLimits?: ResourceLimits | false;
+  /**
+   * Extra host paths mounted read-only under bubblewrap (for toolchains outside /usr, /opt and
+   * Node's own install folder, e.g. `~/.pyenv`). Nothing else of the host outside the system
+   * folders is visible to commands.
+   */
+  readOnlyPaths?: readonly string[];
+  /**
+   * After every command, check every `.git` folder of the workspace (top level and nested) and
+   * undo what could make the host's next `git` run planted code (default true).
+   */
+  protectGit?: boolean;
+  /**
+   * Without bubblewrap (isolation `off`, or `auto` where it is missing), run each command in its
+   * own PID namespace when the OS allows, so its whole tree dies with the call and with the host
+   * (default true). `false` leaves a plain process group with a best-effort daemon sweep.
+   */
+  pidNamespace?: boolean;
+}
+
+/** Per-command resource bounds of the Node adapter; `false` lifts one bound. */
+export interface ResourceLimits {
+  /** Processes and threads one command may run at once (default 1,024). */
+  processes?: number | false;
+  /** Data memory per process in bytes (RLIMIT_DATA; default 2 GiB). */
+  memoryBytes?: number | false;
+  /** Largest file a command may write, in bytes (default 4 GiB). */
+  fileSizeBytes?: number | false;
+  /** Open files per process (default 8,192). */
+  openFiles?: number | false;
 }
 
 /** Config of the Daytona backend (accepted today, not available in this deployment). */

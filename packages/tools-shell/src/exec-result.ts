@@ -32,7 +32,9 @@ export interface ExecuteOutput {
   /** Wall time (ms). */
   durationMs: number;
   /** OS isolation the sandbox reported, if any. */
-  isolation?: 'bubblewrap' | 'none';
+  isolation?: 'bubblewrap' | 'pid-namespace' | 'none';
+  /** What the sandbox undid or set aside after the command (e.g. a planted git hook), if anything. */
+  notices?: string[];
 }
 
 /** Exact heads and tails of both streams, kept beside a result (never serialised) for its model view. */
@@ -87,6 +89,7 @@ export function formatExecuteModelView(output: ExecuteOutput, budget: number): E
   const lines = [status.join(' | ')];
   if (output.timedOut) lines.push(`TIMED OUT after ${formatDuration(output.timeoutMs)}: the command and its child processes were killed; output below is what it printed until then.`);
   if (output.stopped) lines.push('STOPPED by the user (or a parent cancel): the command and its child processes were killed.');
+  for (const notice of output.notices ?? []) lines.push(`SANDBOX: ${notice}`);
   const sizes = (name: string, total: number, omitted: number) =>
     `${name}: ${total} characters${omitted > 0 ? ` (${omitted} omitted in the middle)` : ''}`;
   lines.push(`${sizes('stdout', stdout.total, out.omitted)}; ${sizes('stderr', stderr.total, err.omitted)}`);

@@ -200,7 +200,8 @@ describe('execute through generateText', () => {
   });
 
   it('a stop mid-command kills the whole process tree', async () => {
-    const plain = await createWorkspace({ isolation: 'off' });
+    // A plain process group (no PID namespace), so `$$` and `$!` are host pids this test can check.
+    const plain = await createWorkspace({ isolation: 'off', pidNamespace: false });
     try {
       const controller = new AbortController();
       const command = 'sleep 30 & echo $! > bg.pid; echo $$ > sh.pid; echo ready; wait';

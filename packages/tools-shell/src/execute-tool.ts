@@ -1,6 +1,6 @@
 import { defineTool, ToolError } from '@aibuddy/registry';
 import type { ToolDefinition, ToolExecutionContext } from '@aibuddy/registry';
-import { SandboxAbortedError, SandboxError, SandboxNotAFileError, SandboxNotFoundError, SandboxPathError, SandboxTimeoutError } from '@aibuddy/sandbox';
+import { SandboxAbortedError, SandboxArgumentError, SandboxError, SandboxNotAFileError, SandboxNotFoundError, SandboxPathError, SandboxTimeoutError } from '@aibuddy/sandbox';
 import type { ExecResult, ISandbox } from '@aibuddy/sandbox';
 import { z } from 'zod';
 import { assessCommandImpact } from './command-impact.js';
@@ -9,6 +9,7 @@ import { attachCaptures, formatExecuteModelView } from './exec-result.js';
 import type { ExecuteOutput } from './exec-result.js';
 import { formatDuration } from './model-view.js';
 import { captureString, StreamCollector } from './output-capture.js';
+import { OUTPUT_COALESCE_CHARS, OUTPUT_COALESCE_MS, OutputCoalescer } from './output-coalescer.js';
 
 /** Limits and policy of `execute`. Every constant is injectable so tests need not wait for real timers. */
 export interface ExecuteToolOptions {
@@ -32,6 +33,10 @@ export interface ExecuteToolOptions {
   impactRules?: readonly CommandImpactRule[];
   /** Use only `impactRules`, not the default policy. */
   replaceDefaultImpactRules?: boolean;
+  /** Longest wait of live output before it is sent to the client (ms). Default 50. */
+  outputCoalesceMs?: number;
+  /** Live output is sent at once when this many characters are buffered. Default 65,536. */
+  outputCoalesceChars?: number;
 }
 
 /** The input of `execute`. */
@@ -53,6 +58,14 @@ export const EXECUTE_GRACE_MS = 30_000;
 /** Characters of command output the model sees. */
 export const EXECUTE_MAX_MODEL_CHARS = 30_000;
 const DEFAULT_MAX_RAW_CHARS = 8_000_000;
+/**
+ * Largest command in bytes: Linux refuses one argument over 131,072 bytes (MAX_ARG_STRLEN) with
+ * E2BIG, and the command is one argument of `bash -c`. Checked here so the model hears it at the
+ * parameters stage, before any confirmation is asked.
+ */
+export const EXECUTE_MAX_COMMAND_BYTES = 128 * 1024 - 1;
+/** Largest delay a Node timer can hold (a longer one fires after 1 ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 function sandboxError(error: unknown, input: ExecuteInput, stopped: boolean): ToolError {
   const toolName = 'execute';
@@ -62,6 +75,14 @@ function sandboxError(error: unknown, input: ExecuteInput, stopped: boolean): To
       toolName,
       cause: error,
       hint: 'Give a cwd relative to the workspace root (for example "packages/app"), or omit it.',
+    });
+  }
+  if (SandboxArgumentError.isInstance(error)) {
+    return new ToolError(`the command was refused before it ran: ${(error as Error).message}`, {
+      stage: 'parameters',
+      toolName,
+      cause: error,
+      hint: 'Fix the command (or write a long script to a file with write_file and run the file).',
     });
   }
   if (SandboxNotFoundError.isInstance(error) || SandboxNotAFileError.isInstance(error)) {
@@ -111,9 +132,23 @@ export function createExecuteTool(sandbox: ISandbox, options: ExecuteToolOptions
   const maxModelChars = options.maxModelChars ?? EXECUTE_MAX_MODEL_CHARS;
   const maxRawChars = Math.max(options.maxRawChars ?? DEFAULT_MAX_RAW_CHARS, maxModelChars * 2);
   const maxSeconds = maxTimeoutMs / 1000;
+  if (!(maxTimeoutMs > 0) || maxTimeoutMs + graceMs > MAX_TIMER_MS) {
+    throw new RangeError(
+      `createExecuteTool: maxTimeoutMs (${maxTimeoutMs}) + graceMs (${graceMs}) must be positive and at most ${MAX_TIMER_MS} ms (about 24.8 days), the longest timer Node can hold.`,
+    );
+  }
 
   const inputSchema = z.object({
-    command: z.string().trim().min(1, 'command is empty: give the shell command line to run.').describe('The shell command line to run (bash syntax).'),
+    command: z
+      .string()
+      .trim()
+      .min(1, 'command is empty: give the shell command line to run.')
+      .refine((command) => !command.includes('\0'), 'command contains a NUL byte (\\0), which no shell command can carry: remove it.')
+      .refine(
+        (command) => Buffer.byteLength(command, 'utf8') <= EXECUTE_MAX_COMMAND_BYTES,
+        `command is over ${EXECUTE_MAX_COMMAND_BYTES} bytes, the operating system's limit for one argument: write the script to a file with write_file and run that file.`,
+      )
+      .describe('The shell command line to run (bash syntax).'),
     timeout: z
       .number()
       .positive('timeout must be a positive number of seconds.')
@@ -138,7 +173,15 @@ export function createExecuteTool(sandbox: ISandbox, options: ExecuteToolOptions
         ...(options.replaceDefaultImpactRules ? { replaceDefaults: true } : {}),
       }),
     execute: (input: ExecuteInput, context: ToolExecutionContext) =>
-      runExecute(sandbox, input, context, { defaultTimeoutMs, graceMs, maxModelChars, maxRawChars, env: options.env }),
+      runExecute(sandbox, input, context, {
+        defaultTimeoutMs,
+        graceMs,
+        maxModelChars,
+        maxRawChars,
+        env: options.env,
+        coalesceMs: options.outputCoalesceMs ?? OUTPUT_COALESCE_MS,
+        coalesceChars: options.outputCoalesceChars ?? OUTPUT_COALESCE_CHARS,
+      }),
     toModelOutput: ({ output }) => formatExecuteModelView(output, maxModelChars).text,
   });
 }
@@ -149,6 +192,8 @@ interface RunSettings {
   maxModelChars: number;
   maxRawChars: number;
   env: Record<string, string> | undefined;
+  coalesceMs: number;
+  coalesceChars: number;
 }
 
 async function runExecute(sandbox: ISandbox, input: ExecuteInput, context: ToolExecutionContext, settings: RunSettings): Promise<ExecuteOutput> {
@@ -156,6 +201,24 @@ async function runExecute(sandbox: ISandbox, input: ExecuteInput, context: ToolE
   const deadlineMs = timeoutMs + settings.graceMs;
   const stdout = new StreamCollector(settings.maxModelChars, settings.maxRawChars);
   const stderr = new StreamCollector(settings.maxModelChars, settings.maxRawChars);
+  // Live output reaches the collectors and the client in coalesced chunks (by time and size), so
+  // the event stream and the memory behind it stay bounded whatever the command writes.
+  const liveOut = new OutputCoalescer(
+    (chunk) => {
+      stdout.push(chunk);
+      context.emitOutput('stdout', chunk);
+    },
+    settings.coalesceMs,
+    settings.coalesceChars,
+  );
+  const liveErr = new OutputCoalescer(
+    (chunk) => {
+      stderr.push(chunk);
+      context.emitOutput('stderr', chunk);
+    },
+    settings.coalesceMs,
+    settings.coalesceChars,
+  );
   // Our own controller: aborted by the caller's signal, and by the hard deadline, so that a
   // sandbox that is merely slow to answer still gets told to kill the process tree.
   const controller = new AbortController();
@@ -166,6 +229,8 @@ async function runExecute(sandbox: ISandbox, input: ExecuteInput, context: ToolE
   let deadlineTimer: ReturnType<typeof setTimeout> | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
     deadlineTimer = setTimeout(() => {
+      liveOut.flush();
+      liveErr.flush();
       const error = new ToolError(
         `no answer from the sandbox within the hard deadline of ${formatDuration(deadlineMs)} (timeout ${formatDuration(timeoutMs)} + ${formatDuration(settings.graceMs)} grace); the call was abandoned and the sandbox was told to kill the command.`,
         {
@@ -190,14 +255,8 @@ async function runExecute(sandbox: ISandbox, input: ExecuteInput, context: ToolE
         ...(settings.env === undefined ? {} : { env: settings.env }),
         timeoutMs,
         signal: controller.signal,
-        onStdout: (chunk) => {
-          stdout.push(chunk);
-          context.emitOutput('stdout', chunk);
-        },
-        onStderr: (chunk) => {
-          stderr.push(chunk);
-          context.emitOutput('stderr', chunk);
-        },
+        onStdout: (chunk) => liveOut.push(chunk),
+        onStderr: (chunk) => liveErr.push(chunk),
       }),
       deadline,
     ]);
@@ -207,6 +266,9 @@ async function runExecute(sandbox: ISandbox, input: ExecuteInput, context: ToolE
   } finally {
     clearTimeout(deadlineTimer);
     context.signal.removeEventListener('abort', onAbort);
+    // Every byte that streamed reaches the client before the result does.
+    liveOut.flush();
+    liveErr.flush();
   }
 
   // Prefer what streamed (exact, uncapped by the adapter's byte cap); fall back to the result for
@@ -229,6 +291,7 @@ async function runExecute(sandbox: ISandbox, input: ExecuteInput, context: ToolE
     timeoutMs,
     durationMs: result.durationMs ?? Date.now() - started,
     ...(result.isolation ? { isolation: result.isolation } : {}),
+    ...(result.notices && result.notices.length > 0 ? { notices: result.notices } : {}),
   };
   return attachCaptures(output, out, err);
 }

@@ -6,6 +6,7 @@ export {
   createExecuteTool,
   DEFAULT_EXECUTE_TIMEOUT_MS,
   EXECUTE_GRACE_MS,
+  EXECUTE_MAX_COMMAND_BYTES,
   EXECUTE_MAX_MODEL_CHARS,
   MAX_EXECUTE_TIMEOUT_MS,
 } from './execute-tool.js';
@@ -16,3 +17,4 @@ export { assessCommandImpact, DEFAULT_COMMAND_IMPACT_RULES } from './command-imp
 export type { AssessCommandImpactOptions, CommandImpactContext, CommandImpactRule } from './command-impact.js';
 export { basename, effectiveArgv, parseShellCommand } from './parse-shell.js';
 export type { ShellCommand } from './parse-shell.js';
+export { OUTPUT_COALESCE_CHARS, OUTPUT_COALESCE_MS, OutputCoalescer } from './output-coalescer.js';

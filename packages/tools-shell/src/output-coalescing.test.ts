@@ -1,0 +1,105 @@
+// Live output coalescing and exec input errors (issue 13): a command writing in tiny pieces yields
+// a bounded number of `tool-output` events whose concatenation is exactly its output; a NUL byte
+// or an oversized command fails at the parameters stage before any confirmation is asked.
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConfirmationGate } from '@aibuddy/runtime';
+import { calls, createWorkspace, runSteps } from '@aibuddy/tool-harness';
+import type { Workspace } from '@aibuddy/tool-harness';
+import { createShellToolConfig, shellToolConfig } from './shell-config.js';
+import { OutputCoalescer } from './output-coalescer.js';
+import { createExecuteTool, EXECUTE_MAX_COMMAND_BYTES } from './execute-tool.js';
+
+let ws: Workspace;
+beforeAll(async () => {
+  ws = await createWorkspace({ isolation: 'off' });
+});
+afterAll(async () => {
+  await ws.dispose();
+});
+
+describe('OutputCoalescer', () => {
+  it('joins chunks within the interval and sends a full buffer at once', async () => {
+    const sent: string[] = [];
+    const coalescer = new OutputCoalescer((chunk) => sent.push(chunk), 40, 10);
+    for (const c of 'abc') coalescer.push(c);
+    expect(sent).toEqual([]); // waiting for the interval
+    await new Promise((r) => setTimeout(r, 120));
+    expect(sent).toEqual(['abc']);
+    coalescer.push('0123456789AB'); // over the size: sent at once
+    expect(sent).toEqual(['abc', '0123456789AB']);
+    coalescer.push('tail');
+    coalescer.flush();
+    expect(sent.join('')).toBe('abc0123456789ABtail');
+  });
+});
+
+describe('execute: live output', () => {
+  /** A node script writing `n` single bytes, one per timer tick (about 1 ms apart). */
+  const tinyWrites = (n: number) =>
+    `node -e 'let i = 0; const t = setInterval(() => { process.stdout.write(String(i % 10)); if (++i === ${n}) clearInterval(t); }, 1)'`;
+  const digits = (n: number) => Array.from({ length: n }, (_, i) => String(i % 10)).join('');
+
+  it('1,500 one-byte writes become a bounded number of events that add up to every byte', async () => {
+    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['tiny', 'execute', { command: tinyWrites(1500) }]));
+    const call = run.events.find((e) => e.type === 'tool-call')!;
+    const result = run.events.find((e) => e.type === 'tool-result')!;
+    const outputs = run.events.filter((e) => e.type === 'tool-output');
+    expect(outputs.map((e) => (e.type === 'tool-output' ? e.chunk : '')).join('')).toBe(digits(1500));
+    // At most one event per 50 ms interval (plus the final flush), however many writes there were.
+    expect(outputs.length).toBeLessThanOrEqual(Math.ceil((result.at - call.at) / 50) + 2);
+    expect(outputs.length).toBeLessThan(1500 / 4);
+    expect(outputs.every((e) => e.at <= result.at)).toBe(true);
+  });
+
+  it('control: with coalescing off, the same kind of command yields about one event per write', async () => {
+    const config = createShellToolConfig({ outputCoalesceMs: 0 });
+    const run = await runSteps(config, ws.sandbox, calls(['raw', 'execute', { command: tinyWrites(300) }]));
+    const outputs = run.events.filter((e) => e.type === 'tool-output');
+    expect(outputs.map((e) => (e.type === 'tool-output' ? e.chunk : '')).join('')).toBe(digits(300));
+    expect(outputs.length).toBeGreaterThan(50);
+  });
+});
+
+describe('execute: sandbox notices', () => {
+  it('a hook planted by the command is undone, and the model is told', async () => {
+    const command = "git init -q repo && printf '#!/bin/sh\\necho planted\\n' > repo/.git/hooks/pre-commit && chmod +x repo/.git/hooks/pre-commit && echo ok";
+    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['plant', 'execute', { command }]));
+    expect(run.seen('plant').text).toMatch(/SANDBOX: repo\/\.git\/hooks\/pre-commit was planted by the command/);
+    expect(readdirSync(join(ws.root, 'repo', '.git', 'hooks'))).not.toContain('pre-commit');
+  });
+});
+
+describe('execute: input errors at the parameters stage, before confirmation', () => {
+  function gate() {
+    const asked: string[] = [];
+    return { asked, gate: createConfirmationGate({ ask: async (request) => (asked.push(String(request.target)), { approved: true }) }) };
+  }
+
+  it('a NUL byte in a high-impact command', async () => {
+    const { asked, gate: confirmation } = gate();
+    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['nul', 'execute', { command: 'rm -rf nul-dir\0; touch nul-ran' }]), { confirmation });
+    const result = run.events.find((e) => e.type === 'tool-result');
+    expect(result).toMatchObject({ error: { stage: 'parameters' } });
+    expect(run.seen('nul').text).toMatch(/NUL byte/);
+    expect(asked).toEqual([]);
+    expect(readdirSync(ws.root)).not.toContain('nul-ran');
+  });
+
+  it('a 3 MB command: a clear parameters error instead of spawn E2BIG', async () => {
+    const { asked, gate: confirmation } = gate();
+    const command = `rm -rf big-dir; touch big-ran # ${'x'.repeat(3 * 1024 * 1024)}`;
+    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['big', 'execute', { command }]), { confirmation });
+    expect(run.events.find((e) => e.type === 'tool-result')).toMatchObject({ error: { stage: 'parameters' } });
+    expect(run.seen('big').text).toMatch(new RegExp(`over ${EXECUTE_MAX_COMMAND_BYTES} bytes.*write the script to a file`));
+    expect(run.seen('big').text).not.toMatch(/E2BIG/);
+    expect(asked).toEqual([]);
+    expect(readdirSync(ws.root)).not.toContain('big-ran');
+  });
+
+  it('a maximum timeout past the 2^31 ms timer range is refused when the tool is made', () => {
+    expect(() => createExecuteTool(ws.sandbox, { maxTimeoutMs: 2 ** 31 })).toThrow(/longest timer Node can hold/);
+    expect(() => createExecuteTool(ws.sandbox, { maxTimeoutMs: 600_000 })).not.toThrow();
+  });
+});
