@@ -3,8 +3,10 @@ import type { ToolDefinition, ToolExecutionContext } from '@aibuddy/registry';
 import { SandboxAbortedError, SandboxError, SandboxNotAFileError, SandboxNotFoundError, SandboxPathError, SandboxTimeoutError } from '@aibuddy/sandbox';
 import type { ExecResult, ISandbox } from '@aibuddy/sandbox';
 import { z } from 'zod';
-import { assessCommandImpact } from './command-impact.js';
+import type { AllowRule } from './classify-command.js';
 import type { CommandImpactRule } from './command-impact.js';
+import { createCommandPolicy } from './command-policy.js';
+import type { CommandPolicy } from './command-policy.js';
 import { attachCaptures, formatExecuteModelView } from './exec-result.js';
 import type { ExecuteOutput } from './exec-result.js';
 import { formatDuration } from './model-view.js';
@@ -28,10 +30,18 @@ export interface ExecuteToolOptions {
   maxRawChars?: number;
   /** Environment given to every command (the sandbox decides what else is inherited). */
   env?: Record<string, string>;
-  /** Host rules added to the default high-impact policy (see `assessCommandImpact`). */
+  /**
+   * Host allow rules: command prefixes that run without confirmation (`"npm test"` allows
+   * `npm test -- --watch`, not `npm testx` nor `npm test; rm -rf /`). Everything else that the
+   * classifier cannot prove harmless needs a person's confirmation.
+   */
+  allow?: ReadonlyArray<string | AllowRule>;
+  /** Workspace-relative paths that commands may not write to without confirmation (every `.git` is always protected). */
+  protectedPaths?: readonly string[];
+  /** Host rules that flag commands as high impact even when they are harmless or allowed (see `assessCommandImpact`). */
   impactRules?: readonly CommandImpactRule[];
-  /** Use only `impactRules`, not the default policy. */
-  replaceDefaultImpactRules?: boolean;
+  /** A ready policy; when given, `allow`, `protectedPaths` and `impactRules` are ignored. */
+  commandPolicy?: CommandPolicy;
 }
 
 /** The input of `execute`. */
@@ -111,6 +121,15 @@ export function createExecuteTool(sandbox: ISandbox, options: ExecuteToolOptions
   const maxModelChars = options.maxModelChars ?? EXECUTE_MAX_MODEL_CHARS;
   const maxRawChars = Math.max(options.maxRawChars ?? DEFAULT_MAX_RAW_CHARS, maxModelChars * 2);
   const maxSeconds = maxTimeoutMs / 1000;
+  // Built before the tool exists: an unusable allow rule fails here, not at the first command.
+  const policy =
+    options.commandPolicy ??
+    createCommandPolicy({
+      ...(options.allow ? { allow: options.allow } : {}),
+      workspaceRoot: sandbox.root,
+      ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
+      ...(options.impactRules ? { rules: options.impactRules } : {}),
+    });
 
   const inputSchema = z.object({
     command: z.string().trim().min(1, 'command is empty: give the shell command line to run.').describe('The shell command line to run (bash syntax).'),
@@ -132,11 +151,7 @@ export function createExecuteTool(sandbox: ISandbox, options: ExecuteToolOptions
       `Commands are killed after timeout seconds (default ${defaultTimeoutMs / 1000}, max ${maxSeconds}). ` +
       'Use the file tools, not cat/sed/echo, to read and edit files.',
     inputSchema,
-    impact: (input: ExecuteInput) =>
-      assessCommandImpact(input.command, {
-        ...(options.impactRules ? { rules: options.impactRules } : {}),
-        ...(options.replaceDefaultImpactRules ? { replaceDefaults: true } : {}),
-      }),
+    impact: (input: ExecuteInput) => policy.assess(input.command, { cwd: input.cwd }),
     execute: (input: ExecuteInput, context: ToolExecutionContext) =>
       runExecute(sandbox, input, context, { defaultTimeoutMs, graceMs, maxModelChars, maxRawChars, env: options.env }),
     toModelOutput: ({ output }) => formatExecuteModelView(output, maxModelChars).text,
