@@ -428,8 +428,10 @@ function analyseScript(text: string, ctx: Context, depth: number): void {
   }
   const script = parseShellScript(text);
   if (script.problems.length > 0) {
+    // What was read after the first problem is unreliable: one plain finding for the whole line.
     ctx.problems.push(...script.problems);
-    ctx.findings.push({ command: text, reason: `cannot be analysed: ${script.problems.join('; ')}`, kind: 'unanalysable' });
+    ctx.findings.push({ command: text, reason: `cannot be analysed: it contains ${script.problems[0]}`, kind: 'unanalysable' });
+    return;
   }
   for (const command of script.commands) {
     ctx.commands.push({ command, script: script.commands });

@@ -101,7 +101,7 @@ describe('assessCommandImpact', () => {
       expect(() => assessCommandImpact(odd)).not.toThrow();
     }
     expect(assessCommandImpact('<(rm -rf x')).toBeDefined();
-    expect(assessCommandImpact('"unterminated')?.impact).toMatch(/^Cannot be analysed: an unterminated double quote/);
+    expect(assessCommandImpact('"unterminated')?.impact).toMatch(/^Cannot be analysed: it contains an unterminated double quote/);
   });
 });
 
