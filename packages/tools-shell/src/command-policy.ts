@@ -96,6 +96,8 @@ export interface CommandPolicyOptions {
   protectedPaths?: readonly string[];
   /** Host rules that flag commands as high impact even when harmless or allowed. */
   rules?: readonly CommandImpactRule[];
+  /** Follows symlinks of write targets (see `createLinkResolver`); without it paths are judged as written. */
+  resolveLinks?: (normalised: string) => string | 'outside' | 'unknown';
 }
 
 /** A command policy: allow rules plus the fail-closed classifier. */
@@ -124,6 +126,7 @@ export function createCommandPolicy(options: CommandPolicyOptions = {}): Command
     allow,
     ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
     ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
+    ...(options.resolveLinks ? { resolveLinks: options.resolveLinks } : {}),
   };
   return {
     allow,

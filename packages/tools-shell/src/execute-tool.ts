@@ -6,6 +6,7 @@ import { z } from 'zod';
 import type { AllowRule } from './classify-command.js';
 import type { CommandImpactRule } from './command-impact.js';
 import { createCommandPolicy } from './command-policy.js';
+import { createLinkResolver } from './link-resolver.js';
 import type { CommandPolicy } from './command-policy.js';
 import { attachCaptures, formatExecuteModelView } from './exec-result.js';
 import type { ExecuteOutput } from './exec-result.js';
@@ -127,6 +128,8 @@ export function createExecuteTool(sandbox: ISandbox, options: ExecuteToolOptions
     createCommandPolicy({
       ...(options.allow ? { allow: options.allow } : {}),
       workspaceRoot: sandbox.root,
+      // On a local folder, redirections through symlinks are judged by where they lead.
+      ...(sandbox.type === 'node' ? { resolveLinks: createLinkResolver(sandbox.root) } : {}),
       ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
       ...(options.impactRules ? { rules: options.impactRules } : {}),
     });

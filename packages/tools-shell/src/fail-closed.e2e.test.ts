@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, createWorkspace, runSteps } from '@aibuddy/tool-harness';
@@ -105,5 +105,25 @@ describe('fail-closed authorization end to end (generateText, real node sandbox,
     expect(asked).toBe(1);
     expect(told(run, 'chained')).toContain('no');
     expect(existsSync(join(ws.root, FILE))).toBe(true);
+  });
+
+  it('judges a redirection through a symlink by where it leads (into .git: asks; nothing written)', async () => {
+    await mkdir(join(ws.root, '.git/hooks'), { recursive: true });
+    await writeFile(join(ws.root, '.git/config'), '[core]\n');
+    await symlink('.git', join(ws.root, 'gl'));
+    await symlink('.git/hooks', join(ws.root, 'hk'));
+    const commands = ['echo "[core] fsmonitor = x" > gl/config', 'echo x | tee hk/pre-commit', 'cd gl && echo x >> config', 'ls > notes.txt'];
+    const asked: string[] = [];
+    const run = await runSteps(createShellToolConfig(), ws.sandbox, commands.map((command, i) => ({ toolCalls: [{ id: `l${i}`, toolName: 'execute', input: { command } }] })), {
+      authorize: async (request) => {
+        asked.push(request.impact);
+        return { approved: false, reason: 'rejected' };
+      },
+    });
+    expect(asked).toHaveLength(3);
+    expect(asked[0]).toMatch(/a symlink to \.git\/config/);
+    expect(await readFile(join(ws.root, '.git/config'), 'utf8')).toBe('[core]\n');
+    expect(existsSync(join(ws.root, '.git/hooks/pre-commit'))).toBe(false);
+    expect(run.seen('l3').text).toMatch(/^exit code: 0/);
   });
 });

@@ -198,18 +198,20 @@ const sed: ProgramChecker = (check) => {
   if (check.extraDynamic) return no('sed gets arguments only known when it runs');
   const scripts: string[] = [];
   const args = check.args;
-  let operandsStart = -1;
+  // GNU sed permutes: options after the script and the files still count (`sed s/a/b/ f -i`).
+  const operands: ShellWord[] = [];
+  let endOfOptions = false;
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
     if (word.kind === 'dynamic') return no(`the argument ${word.text} of sed is only known when it runs`);
     const text = word.text;
-    if (text === '--') {
-      operandsStart = i + 1;
-      break;
+    if (endOfOptions || !text.startsWith('-') || text === '-') {
+      operands.push(word);
+      continue;
     }
-    if (!text.startsWith('-') || text === '-') {
-      operandsStart = i;
-      break;
+    if (text === '--') {
+      endOfOptions = true;
+      continue;
     }
     if (text === '-e' || text === '--expression') {
       const next = args[++i];
@@ -231,7 +233,7 @@ const sed: ProgramChecker = (check) => {
     return no(`sed ${text} is not a known sed option`);
   }
   if (scripts.length === 0) {
-    const script = operandsStart >= 0 ? args[operandsStart] : undefined;
+    const script = operands[0];
     if (!script) return OK;
     if (script.kind !== 'literal') return no('the sed script is only known when it runs');
     scripts.push(script.text);

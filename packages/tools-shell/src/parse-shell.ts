@@ -81,7 +81,8 @@ type Token =
   | { kind: 'op'; value: string }
   | { kind: 'redir'; op: string; fd?: string };
 
-const META = new Set([' ', '\t', '\r', '\n', ';', '&', '|', '(', ')', '<', '>']);
+// `\r` is NOT a separator: bash reads it as part of a word (`rm\r` is another program).
+const META = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 
 class Reader {
   readonly problems: string[] = [];
@@ -440,7 +441,7 @@ class Reader {
     let i = 0;
     while (i < input.length) {
       const c = input[i]!;
-      if (c === ' ' || c === '\t' || c === '\r') {
+      if (c === ' ' || c === '\t') {
         i += 1;
         continue;
       }

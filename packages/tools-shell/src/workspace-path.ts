@@ -9,6 +9,12 @@ export interface WriteTargetOptions {
   protectedPaths?: readonly string[] | undefined;
   /** The workspace-relative folder the command runs in (relative targets are resolved from it). */
   cwd?: string | undefined;
+  /**
+   * Follows symlinks of a normalised workspace path (the classifier itself never touches the disk):
+   * returns the real workspace-relative path, `outside`, or `unknown` when a link cannot be resolved.
+   * The execute tool passes one for the node sandbox (see `createLinkResolver`).
+   */
+  resolveLinks?: ((normalised: string) => string | 'outside' | 'unknown') | undefined;
 }
 
 /** Descriptors and devices that are not files of anyone. */
@@ -70,5 +76,12 @@ export function writeTargetProblem(target: ShellWord, options: WriteTargetOption
   if (normal === undefined) return `writes to ${target.text}, outside the workspace`;
   const reason = protectedReason(normal, options.protectedPaths);
   if (reason) return `writes to ${target.text}: ${reason}`;
+  if (options.resolveLinks) {
+    const real = options.resolveLinks(normal);
+    if (real === 'outside') return `writes to ${target.text}, which a symlink leads outside the workspace`;
+    if (real === 'unknown') return `writes to ${target.text} through a symlink that cannot be resolved`;
+    const linked = protectedReason(real, options.protectedPaths);
+    if (linked) return `writes to ${target.text} (a symlink to ${real}): ${linked}`;
+  }
   return undefined;
 }
