@@ -384,6 +384,7 @@ function analyseArgv(argv: readonly ShellWord[], extraDynamic: boolean, command:
     program,
     args,
     extraDynamic,
+    cwdEscaped: ctx.cwdEscaped,
     nested: (inner, dyn) => {
       const v = nested(inner, dyn);
       return v.ok ? { ok: true } : { ok: false, reason: v.reason };

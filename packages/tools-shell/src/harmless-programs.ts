@@ -11,6 +11,8 @@ export interface ProgramCheck {
   args: readonly ShellWord[];
   /** True when more arguments are appended at run time (`xargs grep x`, `find -exec wc {} +`). */
   extraDynamic: boolean;
+  /** True after a `cd` that left the ordinary workspace paths (git would read another repository's configuration). */
+  cwdEscaped?: boolean;
   /** Checks a command this program runs itself, without a shell (`find -exec CMD {} ;`). */
   nested(argv: readonly ShellWord[], extraDynamic: boolean): Verdict;
   /** Why the command may not write to this file without confirmation, or undefined. */
@@ -98,7 +100,24 @@ function outputOperand(index: number, danger: DangerousOptions = {}): ProgramChe
     const flags = checkOptions(check.program, check, danger);
     if (!flags.ok) return flags;
     if (check.extraDynamic) return no(`${check.program} gets arguments only known when it runs; one could be an output file`);
-    const operands = check.args.filter((w) => !w.text.startsWith('-') || w.text === '-');
+    // Operands, skipping option values (`uniq -f 1 IN OUT`: OUT is the third word).
+    const operands: ShellWord[] = [];
+    let endOfOptions = false;
+    for (let i = 0; i < check.args.length; i++) {
+      const word = check.args[i]!;
+      if (endOfOptions || !word.text.startsWith('-') || word.text === '-') {
+        operands.push(word);
+        continue;
+      }
+      if (word.text === '--') {
+        endOfOptions = true;
+        continue;
+      }
+      if (word.text.startsWith('--')) continue;
+      const last = word.text[word.text.length - 1]!;
+      const firstValued = [...word.text.slice(1)].findIndex((ch) => danger.shortWithValue?.includes(ch));
+      if (firstValued === word.text.length - 2 && danger.shortWithValue?.includes(last)) i += 1;
+    }
     const out = operands[index];
     if (out) {
       const problem = check.writeTarget(out);
@@ -341,6 +360,7 @@ const GIT_SAFE_GLOBAL = new Set(['--no-pager', '-P', '--no-optional-locks', '--l
 
 const git: ProgramChecker = (check) => {
   if (check.extraDynamic) return no('git gets arguments only known when it runs');
+  if (check.cwdEscaped) return no('git runs in a folder outside the ordinary workspace paths, whose repository configuration (hooks, core.fsmonitor) can run programs');
   const args = check.args;
   let i = 0;
   for (; i < args.length; i++) {
@@ -389,10 +409,22 @@ const git: ProgramChecker = (check) => {
     return OK;
   }
   if (sub === 'tag') {
-    if (texts.length === 0 || texts[0] === '-l' || texts[0] === '--list' || texts.every((t) => t === '-n' || t.startsWith('--sort=') || t === '-l' || t === '--list')) {
-      return texts.length === 0 || texts.includes('-l') || texts.includes('--list') ? OK : no('git tag with names creates tags');
+    // Listing only: every option a listing option, and names only as patterns of -l/--list.
+    const list = texts.includes('-l') || texts.includes('--list');
+    for (let j = 0; j < texts.length; j++) {
+      const t = texts[j]!;
+      if (rest[j]!.kind === 'dynamic') return no(`the git tag argument ${t} is only known when it runs`);
+      if (['--contains', '--no-contains', '--points-at', '--merged', '--no-merged'].includes(t)) {
+        j += 1;
+        continue;
+      }
+      if (t.startsWith('-')) {
+        if (!/^(-l|--list|-n\d*|--sort=.*|--format=.*|--column|--no-column|-i|--ignore-case|--color(=.*)?)$/.test(t)) return no(`git tag ${t} creates, deletes or signs tags`);
+        continue;
+      }
+      if (!list) return no(`git tag ${t} creates a tag`);
     }
-    return no('git tag with names creates or deletes tags');
+    return OK;
   }
   if (sub === 'remote') {
     if (texts.length === 0 || (texts.length === 1 && texts[0] === '-v') || texts[0] === 'get-url') return OK;
@@ -496,7 +528,7 @@ export const HARMLESS_PROGRAMS: Readonly<Record<string, ProgramChecker>> = {
   sleep: anyArguments,
   expr: anyArguments,
   file: options({ short: 'C', long: ['--compile'], shortWithValue: 'emfFP', longWithValue: ['--magic-file', '--files-from', '--separator'] }),
-  rg: options({ long: ['--pre', '--pre-glob'] }),
+  rg: options({ long: ['--pre', '--pre-glob', '--hostname-bin'] }),
   fd: options({ short: 'xX', long: ['--exec', '--exec-batch'] }),
   tee,
   sed,
@@ -526,11 +558,14 @@ export const HARMLESS_PROGRAMS: Readonly<Record<string, ProgramChecker>> = {
 };
 
 /** Toolchains whose `--version` (alone) only prints a version. */
+// Left out on purpose: launchers that pick a toolchain from files in the project and may download
+// or run it first — pnpm/yarn (corepack's "packageManager"), go (go.mod "toolchain"), cargo/rustc
+// (rust-toolchain.toml may name a local path), mvn/gradle (project JVM and wrapper settings).
 export const VERSION_QUERY_PROGRAMS = new Set([
-  'node', 'npm', 'npx', 'pnpm', 'yarn', 'bun', 'deno', 'corepack',
-  'python', 'python3', 'pip', 'pip3', 'uv', 'poetry', 'ruby', 'gem', 'bundle', 'perl', 'php', 'java', 'javac',
-  'go', 'cargo', 'rustc', 'rustup', 'gcc', 'g++', 'cc', 'clang', 'make', 'cmake', 'tsc', 'git', 'docker', 'kubectl',
-  'bash', 'sh', 'zsh', 'dash', 'rg', 'fd', 'jq', 'gh', 'sqlite3', 'psql', 'lua', 'dotnet', 'swift', 'mvn', 'gradle',
+  'node', 'npm', 'deno', 'bun',
+  'python', 'python3', 'pip', 'pip3', 'ruby', 'perl', 'php', 'java', 'javac',
+  'gcc', 'g++', 'cc', 'clang', 'make', 'cmake', 'git', 'docker',
+  'bash', 'sh', 'zsh', 'dash', 'rg', 'fd', 'jq', 'gh', 'sqlite3', 'psql', 'lua',
 ]);
 
 /** True for `X --version` (or `-v` / `-V` for the runtimes that print their version that way). */
@@ -538,7 +573,7 @@ export function isVersionQuery(program: string, args: readonly ShellWord[]): boo
   if (!VERSION_QUERY_PROGRAMS.has(program) || args.length !== 1 || args[0]!.kind !== 'literal') return false;
   const flag = args[0]!.text;
   if (flag === '--version') return true;
-  if (flag === '-v') return ['node', 'npm', 'pnpm', 'yarn', 'bun', 'deno', 'go'].includes(program) === true && program !== 'go';
-  if (flag === '-V') return ['python', 'python3', 'cargo', 'rustc', 'uv'].includes(program);
+  if (flag === '-v') return ['node', 'npm', 'bun', 'deno'].includes(program);
+  if (flag === '-V') return ['python', 'python3'].includes(program);
   return false;
 }
