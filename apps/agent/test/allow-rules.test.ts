@@ -48,14 +48,17 @@ describe('allow rules: --allow, the config file, and what aibuddy tools shows', 
     ]);
   });
 
-  it('refuses a config file inside the workspace, an invalid one, and an empty --allow, naming the fix', async () => {
+  it('refuses a config file inside the workspace, naming the fix', async () => {
     const dir = tempDir();
     const inside = join(dir, 'aibuddy.json');
     writeFileSync(inside, JSON.stringify({ allow: ['rm'] }));
     const r1 = await runCli(['tools', '--workspace', dir, '--config', inside], { env: env() });
     expect(r1.code).toBe(1);
     expect(r1.stderr).toMatch(/\[authorization\] the config file .* is inside the workspace .* Fix: move it outside the workspace/);
+  });
 
+  it('refuses an invalid config file, a compound rule, an empty --allow and a sudo rule', async () => {
+    const dir = tempDir();
     const outside = join(tempDir(), 'bad.json');
     writeFileSync(outside, JSON.stringify({ allow: 'npm test' }));
     const r2 = await runCli(['tools', '--workspace', join(dir, 'ws'), '--config', outside], { env: env() });

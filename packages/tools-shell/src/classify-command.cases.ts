@@ -404,6 +404,9 @@ export const NEEDS_CONFIRMATION: readonly string[] = [
   'yarn --version',
   'go version',
   'cargo --version',
+  'sort {-o,"/etc/x y"} in.txt',
+  'sort {-o,.git/config} in.txt',
+  'sort [-" "]o out.txt',
 ];
 
 /** Read-only commands that must run without confirmation. */

@@ -37,3 +37,26 @@ describe('the classifier table: read-only commands run without confirmation', ()
     });
   }
 });
+
+describe('hostile input', () => {
+  // Lines of the largest size execute accepts (128 KiB), built to make a naive reader quadratic or
+  // recurse without end: each must come back (the test's own timeout bounds it) and fail closed.
+  const size = 128 * 1024 - 16;
+  const hostile: Array<[string, string]> = [
+    ['braces', `ls ${'{'.repeat(size)}`],
+    ['brackets', `ls ${'['.repeat(size)}`],
+    ['dollars', `ls ${'$'.repeat(size)}`],
+    ['nested substitutions', `echo ${'"$('.repeat(size / 3)}`],
+    ['closed substitutions', `echo ${'$('.repeat(size / 4)}ls${')'.repeat(size / 4)}`],
+    ['wrappers', `${'env '.repeat(size / 4)}rm -rf build`],
+    ['pipes', `${'ls | '.repeat(size / 5)}sh`],
+    ['quotes', `echo ${"'a'".repeat(size / 3)} > .git/config`],
+  ];
+  for (const [name, line] of hostile) {
+    it(`classifies a 128 KiB line of ${name} without hanging and does not let it through`, () => {
+      // `ls` with odd arguments is still only ls; the others run rm or sh, or write into .git.
+      expect(classifyCommand(line).harmless, name).toBe(name === 'brackets' || name === 'dollars' || name === 'braces');
+      expect(() => assessCommandImpact(line)).not.toThrow();
+    });
+  }
+});

@@ -49,7 +49,10 @@ export interface CommandClassification {
   commands: Array<{ command: ShellCommand; script: readonly ShellCommand[] }>;
 }
 
+/** Substitutions and inline scripts are followed this deep; deeper is "cannot be analysed". */
 const MAX_DEPTH = 6;
+/** Wrappers (`env nice timeout … cmd`) are peeled this deep; no real command needs more. */
+const MAX_WRAPPER_DEPTH = 32;
 
 /** Folders whose programs are the system's own (a program named by a path elsewhere is a file in the workspace or worse). */
 const SYSTEM_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin']);
@@ -174,6 +177,7 @@ function peelOptions(
 
 function analyseArgv(argv: readonly ShellWord[], extraDynamic: boolean, command: ShellCommand, ctx: Context, depth: number): ArgvVerdict {
   if (argv.length === 0) return { ok: true };
+  if (depth > MAX_WRAPPER_DEPTH) return fail(`cannot be analysed: wrappers nested more than ${MAX_WRAPPER_DEPTH} deep`, 'unanalysable');
   const first = argv[0]!;
   if (first.kind !== 'literal') return fail(`the program name ${first.text} is only known when the command runs`, 'dynamic');
   let program = first.text;

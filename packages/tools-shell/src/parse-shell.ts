@@ -82,6 +82,7 @@ type Token =
   | { kind: 'redir'; op: string; fd?: string };
 
 // `\r` is NOT a separator: bash reads it as part of a word (`rm\r` is another program).
+const NAME = /(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/y;
 const META = new Set([' ', '\t', '\n', ';', '&', '|', '(', ')', '<', '>']);
 
 class Reader {
@@ -91,6 +92,19 @@ class Reader {
   private expectHeredocDelimiter: { stripTabs: boolean } | undefined;
 
   constructor(private readonly input: string) {}
+
+  // Cached look-ahead positions, so that a long run of `[` or `{` keeps reading linear.
+  private readonly nextCache = new Map<string, number>();
+
+  /** Index of the next `ch` at or after `from` (or the input length), cached. */
+  nextIndex(ch: string, from: number): number {
+    const cached = this.nextCache.get(ch);
+    if (cached !== undefined && cached >= from) return cached;
+    const found = this.input.indexOf(ch, from);
+    const index = found === -1 ? this.input.length : found;
+    this.nextCache.set(ch, index);
+    return index;
+  }
 
   problem(message: string): void {
     if (!this.problems.includes(message)) this.problems.push(message);
@@ -208,7 +222,8 @@ class Reader {
       // $'…' (ANSI-C) and $"…" (locale): handled by the caller as quotes, but the value is not plain text.
       return { text: '$', end: i + 1, expansion: true };
     }
-    const name = /^(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(input.slice(i + 1));
+    NAME.lastIndex = i + 1;
+    const name = NAME.exec(input);
     if (name) return { text: input.slice(i, i + 1 + name[0].length), end: i + 1 + name[0].length, expansion: true };
     return { text: '$', end: i + 1, expansion: false };
   }
@@ -360,18 +375,26 @@ class Reader {
         i = end;
         continue;
       }
-      if (c === '*' || c === '?' || (c === '[' && /^\[[^\s;|&<>()]*\]/.test(input.slice(i)) && input.slice(i, i + 2) !== '[]')) {
+      if (c === '[' && i === start && (input[i + 1] === undefined || META.has(input[i + 1]!) || (input[i + 1] === '[' && (input[i + 2] === undefined || META.has(input[i + 2]!))))) {
+        // `[` and `[[` as command words (test), not globs.
+        const word = input[i + 1] === '[' ? '[[' : '[';
+        addLiteral(word);
+        i += word.length;
+        continue;
+      }
+      if (c === '*' || c === '?' || (c === '[' && this.nextIndex(']', i + 1) < input.length)) {
+        // A bracket expression may hold quoted parts (`[-" "]o`): any later `]` makes it a glob.
         addDynamic(c, true);
         i += 1;
         continue;
       }
       if (c === '{') {
-        // Brace expansion ({a,b}, {1..3}) can turn one word into several, options included.
-        const close = input.indexOf('}', i);
-        const body = close === -1 ? '' : input.slice(i + 1, close);
-        if (close !== -1 && (body.includes(',') || body.includes('..')) && !/[\s;|&<>()]/.test(body)) {
-          addDynamic(input.slice(i, close + 1), true);
-          i = close + 1;
+        // Brace expansion ({a,b}, {1..3}, {-o,"x y"}) can turn one word into several, options
+        // included; quotes inside it make its extent hard to see, so any later `}` counts.
+        const alone = i === start && (input[i + 1] === undefined || META.has(input[i + 1]!));
+        if (!alone && this.nextIndex('}', i + 1) < input.length) {
+          addDynamic(c, true);
+          i += 1;
           continue;
         }
       }
