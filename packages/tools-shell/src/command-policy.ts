@@ -72,8 +72,9 @@ export const DEVELOPMENT_ALLOW_RULES: readonly string[] = [
   'yarn test',
   'yarn build',
   'yarn lint',
-  'npx vitest run',
-  'npx tsc --noEmit',
+  // Not `npx …`: npx downloads and runs a registry package of that name when none is installed.
+  'pnpm exec vitest run',
+  'pnpm exec tsc --noEmit',
   'cargo test',
   'cargo build',
   'cargo check',
