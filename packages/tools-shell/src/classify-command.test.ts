@@ -60,3 +60,16 @@ describe('hostile input', () => {
     });
   }
 });
+
+describe('the working folder of the call', () => {
+  it('resolves relative write targets from cwd, and distrusts a cwd inside .git or outside the workspace', () => {
+    expect(classifyCommand('echo x > notes.txt', { cwd: 'src' }).harmless).toBe(true);
+    expect(classifyCommand('echo x > config', { cwd: '.git' }).harmless).toBe(false);
+    expect(classifyCommand('echo x > hooks/pre-commit', { cwd: 'sub/.git' }).harmless).toBe(false);
+    expect(classifyCommand('echo x > ../.git/config', { cwd: 'src' }).harmless).toBe(false);
+    expect(classifyCommand('git status', { cwd: '../other' }).harmless).toBe(false);
+    expect(classifyCommand('echo x > /ws/out.txt', { workspaceRoot: '/ws' }).harmless).toBe(true);
+    expect(classifyCommand('echo x > /ws/.git/config', { workspaceRoot: '/ws' }).harmless).toBe(false);
+    expect(classifyCommand('echo x > .aibuddy/state.json', { protectedPaths: ['.aibuddy'] }).harmless).toBe(false);
+  });
+});
