@@ -66,4 +66,10 @@ describe('parseCommandLine', () => {
   ])('refuses %j naming the fix', (argv, message) => {
     expect(error(argv as string[])).toMatch(message as RegExp);
   });
+  it('collects every --allow and the --config file', () => {
+    const parsed = parseCommandLine(['tools', '--allow', 'npm test', '--allow', 'cargo build', '--config', 'c.json']);
+    expect(parsed).toMatchObject({ command: 'tools', options: { allow: ['npm test', 'cargo build'], config: 'c.json' } });
+    expect((parseCommandLine(['tools']) as { options: object }).options).not.toHaveProperty('allow');
+    expect(error(['run', '--allow', ' '])).toMatch(/--allow needs a command prefix/);
+  });
 });

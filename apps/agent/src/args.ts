@@ -29,6 +29,10 @@ export interface CompositionArgs {
   confirm: 'approve' | 'reject' | undefined;
   /** `--defer-path`. */
   deferPath: DeferPathOption;
+  /** `--allow` (repeatable): command prefixes that run without confirmation. Absent when none was given. */
+  allow?: string[];
+  /** `--config`: the host config file (default `$XDG_CONFIG_HOME/aibuddy/config.json`). */
+  config?: string | undefined;
 }
 
 /** A parsed command line. */
@@ -59,6 +63,9 @@ Options of run and tools:
   --events FILE          append the JSONL event log to FILE
   --yes | --no           approve | reject every confirmation request without asking
   --defer-path PATH      auto | native | active-tools (default auto)
+  --allow "PREFIX"       a command prefix that runs without confirmation (repeatable), e.g. --allow "npm test"
+  --config FILE          host config with an "allow" list (default: $XDG_CONFIG_HOME/aibuddy/config.json;
+                         never a file inside the workspace)
 `;
 
 const compositionOptions = {
@@ -73,14 +80,16 @@ const compositionOptions = {
   yes: { type: 'boolean', short: 'y' },
   no: { type: 'boolean' },
   'defer-path': { type: 'string' },
+  allow: { type: 'string', multiple: true },
+  config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 const TASK_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 const MODEL_PROVIDERS = ['replay', 'anthropic', 'openai', 'openai-compatible'] as const;
 
-type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
-type ParsedValues = Record<string, string | boolean | undefined>;
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string; multiple?: boolean }>;
+type ParsedValues = Record<string, string | boolean | string[] | undefined>;
 
 function parse(command: string, args: string[], options: OptionSpec): { values: ParsedValues; positionals: string[] } {
   try {
@@ -129,6 +138,10 @@ function compositionArgs(command: string, values: ParsedValues): CompositionArgs
       throw new ArgumentError(`--base-url must be an http:// or https:// URL (got "${baseUrl}").`);
     }
   }
+  const allow = values.allow as string[] | undefined;
+  for (const rule of allow ?? []) {
+    if (rule.trim() === '') throw new ArgumentError('--allow needs a command prefix, for example --allow "npm test"; it was empty.');
+  }
   const taskId = str('task-id');
   if (taskId !== undefined && !TASK_ID_PATTERN.test(taskId)) {
     throw new ArgumentError(`--task-id "${taskId}" may only contain letters, digits, ".", "_" and "-" (at most 128 characters).`);
@@ -144,6 +157,8 @@ function compositionArgs(command: string, values: ParsedValues): CompositionArgs
     events: str('events'),
     confirm: values.yes ? 'approve' : values.no ? 'reject' : undefined,
     deferPath,
+    ...(allow && allow.length > 0 ? { allow } : {}),
+    ...(values.config !== undefined ? { config: str('config') } : {}),
   };
 }
 

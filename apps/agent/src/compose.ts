@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { LanguageModel, PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
 import { createCompactor, rebuildContext, toolResultsConfig } from '@aibuddy/compactor';
 import type { CompactionEvent as CompactorCompactionEvent } from '@aibuddy/compactor';
@@ -23,8 +23,9 @@ import type { RuntimeEvent } from '@aibuddy/runtime';
 import { createSandbox } from '@aibuddy/sandbox';
 import type { ISandbox } from '@aibuddy/sandbox';
 import '@aibuddy/sandbox-node';
-import { filesystemToolConfig } from '@aibuddy/tools-fs';
-import { shellToolConfig } from '@aibuddy/tools-shell';
+import { createFilesystemToolConfig, filesystemToolConfig } from '@aibuddy/tools-fs';
+import { createShellToolConfig, shellToolConfig } from '@aibuddy/tools-shell';
+import type { AllowRule } from '@aibuddy/tools-shell';
 import type { DeferPathOption } from './args.js';
 import type { HostConfirmation } from './confirmation.js';
 import type { ModelInfo } from './create-model.js';
@@ -46,6 +47,11 @@ export interface ToolsReport {
   deferred: { name: string; server: string; reason: string }[];
   /** Groups (and MCP servers) that yield nothing in this run, with the reason. */
   excluded: { key: string; reason: string }[];
+  /**
+   * The command rules of `execute`: allow rules (prefixes that run without confirmation, with
+   * where each comes from) and the workspace paths protected besides every `.git`.
+   */
+  commandPolicy?: { allow: { rule: string; source: string }[]; protectedPaths: string[] };
 }
 
 /** Options of {@link composeAgent}. */
@@ -64,6 +70,11 @@ export interface ComposeAgentOptions {
   dataDir?: string;
   /** `--defer-path` (default `auto`). */
   deferPath?: DeferPathOption;
+  /**
+   * Allow rules of `execute` (see `loadHostCommandRules`). Without them only commands proven
+   * harmless run without confirmation.
+   */
+  allow?: readonly AllowRule[];
   /** How confirmation requests are answered. */
   confirmation: HostConfirmation;
   /**
@@ -143,13 +154,19 @@ export interface BuiltInConfigInputs {
   skillsDir?: string | undefined;
   /** Receives skill folders that were skipped. */
   onSkillProblems?: (problems: readonly { dir: string; reason: string }[]) => void;
+  /** Allow rules of `execute`. */
+  allow?: readonly AllowRule[] | undefined;
+  /** Workspace-relative paths the file tools and commands need a confirmation to write (the data folder inside the workspace). */
+  protectedPaths?: readonly string[] | undefined;
 }
 
 /** Every built-in config the host composes, in the order the model sees their tools. */
 export function builtInConfigs(inputs: BuiltInConfigInputs): ServerToolConfig[] {
+  const guarded = (inputs.allow?.length ?? 0) > 0 || (inputs.protectedPaths?.length ?? 0) > 0;
+  const protectedPaths = inputs.protectedPaths ? { protectedPaths: inputs.protectedPaths } : {};
   return [
-    filesystemToolConfig,
-    shellToolConfig,
+    guarded ? createFilesystemToolConfig(protectedPaths) : filesystemToolConfig,
+    guarded ? createShellToolConfig({ ...(inputs.allow ? { allow: inputs.allow } : {}), ...protectedPaths }) : shellToolConfig,
     interactionToolConfig,
     createToolSearchConfig({ catalog: inputs.catalog }),
     inputs.skillsDir
@@ -219,7 +236,12 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     }
 
     const skillsDir = options.skillsDir;
+    // A data folder inside the workspace is protected like .git: the agent must not rewrite its own records.
+    const dataRel = relative(workspace, dataDir);
+    const protectedPaths = dataRel !== '' && !dataRel.startsWith('..') && !isAbsolute(dataRel) ? [dataRel.split('\\').join('/')] : [];
     const configs = builtInConfigs({
+      allow: options.allow,
+      protectedPaths,
       catalog: mcp ?? staticCatalog([]),
       skillsDir,
       onSkillProblems: (problems) => warn(`[discovery] skills: ${problems.map((p) => JSON.stringify(p)).join('; ')}`),
@@ -308,6 +330,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
         .map((name) => (serverOfTool.has(name) ? { name, server: serverOfTool.get(name)! } : { name })),
       deferred: decision.deferred.filter((d) => deferredNames.has(d.name)).map((d) => ({ name: d.name, server: d.server, reason: d.reason })),
       excluded,
+      commandPolicy: { allow: (options.allow ?? []).map((r) => ({ rule: r.rule, source: r.source ?? 'host' })), protectedPaths: ['.git (every one, at any depth)', ...protectedPaths] },
     };
 
     const callSettings: ComposedAgent['callSettings'] = {

@@ -4,7 +4,14 @@ import type { ReplayScript } from './replay-model.js';
 /** The task the built-in demo plays. */
 export const DEMO_TASK =
   'Demo: write a small script, fix it, verify it, run it (long output), look back at the full output, ' +
-  'find a weather tool on the toolbox MCP server, and clean up a stale build folder (with confirmation).';
+  'find a weather tool on the toolbox MCP server, clean up a stale build folder (with confirmation), ' +
+  'and run one command the classifier cannot analyse (with confirmation).';
+
+/**
+ * Allow rules the demo adds for its own scripted command: `node report.mjs` runs a script the
+ * demo wrote, which the classifier cannot prove harmless, so an allow rule covers it (shown at start).
+ */
+export const DEMO_ALLOW_RULES: readonly string[] = ['node report.mjs'];
 
 /** The demo's MCP server: a plain `.mjs` shipped with this package, 12 tools over stdio. */
 export const DEMO_MCP_SERVER_PATH = fileURLToPath(new URL('../assets/demo-mcp-server.mjs', import.meta.url));
@@ -46,7 +53,7 @@ export function demoScript(): ReplayScript {
         toolCalls: [{ id: 'demo-read', toolName: 'read_file', input: { path: 'report.mjs' } }],
       },
       {
-        text: 'Now running it. The output is long: I will only see its head and tail.',
+        text: 'Now running it (the allow rule "node report.mjs" covers it, so no confirmation). The output is long: I will only see its head and tail.',
         toolCalls: [{ id: 'demo-run', toolName: 'execute', input: { command: 'node report.mjs', timeout: 60 } }],
       },
       {
@@ -66,10 +73,21 @@ export function demoScript(): ReplayScript {
         toolCalls: [{ id: 'demo-clean', toolName: 'execute', input: { command: 'rm -rf build && ls' } }],
       },
       {
+        text: 'Last, a case statement: the command classifier does not read those, so it says plainly that it cannot be analysed and asks.',
+        toolCalls: [
+          {
+            id: 'demo-unanalysable',
+            toolName: 'execute',
+            input: { command: 'case "$(uname -s)" in Linux) echo "running on Linux";; *) echo "running elsewhere";; esac' },
+          },
+        ],
+      },
+      {
         text:
           'Done. I wrote report.mjs, fixed its summary line with an exact edit, verified it by reading it back, ran it ' +
-          '(600 lines: the model saw head and tail, the terminal streamed it live, and view_tool_call recovered the middle), ' +
-          'found and called toolbox__get_forecast through tool_search, and removed build/ after confirmation.',
+          '(allowed by a rule; 600 lines: the model saw head and tail, the terminal streamed it live, and view_tool_call recovered the middle), ' +
+          'found and called toolbox__get_forecast through tool_search, removed build/ after confirmation, and ran a command ' +
+          'that could not be analysed only after confirmation.',
       },
     ],
   };

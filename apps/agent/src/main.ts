@@ -8,8 +8,10 @@ import type { ComposedAgent, ToolsReport } from './compose.js';
 import { chooseHostConfirmation } from './confirmation.js';
 import type { createModel as CreateModel } from './create-model.js';
 import type { ModelInfo } from './create-model.js';
-import { DEMO_TASK, demoMcpConfig, demoScript } from './demo.js';
+import { DEMO_ALLOW_RULES, DEMO_TASK, demoMcpConfig, demoScript } from './demo.js';
 import { AgentStartupError, ArgumentError } from './errors.js';
+import { loadHostCommandRules } from './host-config.js';
+import type { HostCommandRules } from './host-config.js';
 import { openEventLog } from './events.js';
 import type { EventLog } from './events.js';
 import { createRenderer } from './renderer.js';
@@ -42,6 +44,7 @@ interface Setup {
   temporaryWorkspace: boolean;
   mcpConfig: string | { mcpServers: Record<string, unknown> } | undefined;
   taskId: string;
+  rules: HostCommandRules;
 }
 
 async function setUp(options: CompositionArgs, env: Record<string, string | undefined>, wantsDemo: boolean): Promise<Setup> {
@@ -58,7 +61,20 @@ async function setUp(options: CompositionArgs, env: Record<string, string | unde
     temporaryWorkspace = true;
   } else workspace = process.cwd();
   const mcpConfig = options.mcpConfig ? resolve(options.mcpConfig) : model.demo ? demoMcpConfig() : undefined;
-  return { model, workspace, temporaryWorkspace, mcpConfig, taskId: options.taskId ?? newTaskId() };
+  let rules: HostCommandRules;
+  try {
+    rules = loadHostCommandRules({
+      allowFlags: options.allow,
+      configPath: options.config === undefined ? undefined : resolve(options.config),
+      env,
+      workspace,
+      ...(model.demo ? { demoRules: DEMO_ALLOW_RULES } : {}),
+    });
+  } catch (error) {
+    if (temporaryWorkspace) rmSync(workspace, { recursive: true, force: true });
+    throw error;
+  }
+  return { model, workspace, temporaryWorkspace, mcpConfig, taskId: options.taskId ?? newTaskId(), rules };
 }
 
 function heartbeatFromEnv(env: Record<string, string | undefined>): number | undefined {
@@ -85,6 +101,13 @@ function printToolsText(report: ToolsReport, write: (s: string) => void): void {
   if (report.excluded.length > 0) {
     write('excluded:\n');
     for (const e of report.excluded) write(`  ${e.key}: ${e.reason}\n`);
+  }
+  if (report.commandPolicy) {
+    const { allow, protectedPaths } = report.commandPolicy;
+    write(`commands: read-only commands run at once; anything else not covered by an allow rule needs confirmation\n`);
+    write(`allow rules (${allow.length}):${allow.length === 0 ? ' none' : ''}\n`);
+    for (const r of allow) write(`  ${r.rule}  [${r.source}]\n`);
+    write(`protected paths: ${protectedPaths.join(', ')}\n`);
   }
 }
 
@@ -125,6 +148,12 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
     if (parsed.task !== undefined) out(`(no --model and no API key: the built-in demo script plays instead of "${parsed.task}")\n`);
   }
   out(`workspace: ${setup.workspace}\nmodel:     ${setup.model.spec}\ntask id:   ${setup.taskId}\nconfirm:   ${confirmation.answeredBy}\n`);
+  const extraRules = setup.rules.allow.filter((r) => r.source !== 'default');
+  out(
+    `allow:     ${setup.rules.allow.some((r) => r.source === 'default') ? 'the development defaults (tests, builds)' : 'no defaults'}` +
+      `${extraRules.length > 0 ? ` + ${extraRules.map((r) => `"${r.rule}" [${r.source}]`).join(', ')}` : ''}` +
+      `${setup.rules.configFile ? ` (config ${setup.rules.configFile})` : ''}; other commands need confirmation unless proven read-only\n`,
+  );
 
   try {
     // Loaded on demand: `--help` and argument errors stay fast without the AI SDK and providers.
@@ -138,6 +167,7 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
       taskId: setup.taskId,
       ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}),
       deferPath: options.deferPath,
+      allow: setup.rules.allow,
       confirmation,
       renderer,
       signal: controller.signal,
@@ -187,6 +217,7 @@ async function toolsCommand(parsed: Extract<ParsedCommand, { command: 'tools' }>
       taskId: setup.taskId,
       ...(parsed.options.dataDir ? { dataDir: resolve(parsed.options.dataDir) } : {}),
       deferPath: parsed.options.deferPath,
+      allow: setup.rules.allow,
       confirmation,
       onWarning: (message) => warnings.push(message),
     });

@@ -32,7 +32,7 @@ describe('the built-in demo (no model, no key, no network)', { timeout: 120_000 
     // Every tool call of the demo succeeded.
     const results = log.filter((e) => e.type === 'tool-result');
     expect(results.map((e) => e.toolCallId)).toEqual(
-      expect.arrayContaining(['demo-write', 'demo-edit', 'demo-read', 'demo-run', 'demo-view', 'demo-search', 'demo-forecast', 'demo-clean']),
+      expect.arrayContaining(['demo-write', 'demo-edit', 'demo-read', 'demo-run', 'demo-view', 'demo-search', 'demo-forecast', 'demo-clean', 'demo-unanalysable']),
     );
     for (const e of results) expect(e.error, `${e.toolName} ${e.toolCallId}`).toBeUndefined();
 
@@ -49,6 +49,10 @@ describe('the built-in demo (no model, no key, no network)', { timeout: 120_000 
     expect(log.find((e) => e.type === 'heartbeat')).toMatchObject({ toolCallId: expect.any(String) });
     expect(log.find((e) => e.type === 'confirm-request')).toMatchObject({ toolCallId: 'demo-clean', target: 'build', scope: expect.any(String), impact: expect.stringMatching(/deletes/i) });
     expect(log.find((e) => e.type === 'confirm-decision')).toMatchObject({ toolCallId: 'demo-clean', approved: true });
+    // An allow rule at work (no confirmation for `node report.mjs`) and a command that could not be analysed.
+    expect(r.stdout).toMatch(/allow: .*"node report\.mjs" \[demo\]/);
+    expect(log.filter((e) => e.type === 'confirm-request').map((e) => e.toolCallId)).toEqual(['demo-clean', 'demo-unanalysable']);
+    expect(log.find((e) => e.type === 'confirm-request' && e.toolCallId === 'demo-unanalysable')).toMatchObject({ impact: expect.stringMatching(/^Cannot be analysed: it contains a case statement/) });
     expect(log.find((e) => e.type === 'compaction')).toMatchObject({ toolCallId: 'demo-run', strategy: 'trim', pointer: expect.stringContaining('compacted_outputs') });
 
     // `model` in tool-result is exactly what the model was sent in the next request.

@@ -15,7 +15,8 @@ describe('execute output longer than 30,000 characters', { timeout: 120_000 }, (
     // 2,000 numbered lines of 40 characters: 80,000 characters.
     const command = `node -e "for (let i = 1; i <= 2000; i++) console.log('row ' + String(i).padStart(5, '0') + ' ' + 'x'.repeat(29))"`;
     const model = replay(dir, [{ toolCalls: [{ toolName: 'execute', input: { command }, id: 'big' }] }, { text: 'seen' }]);
-    const r = await runCli(['run', 'print a lot', '--model', model, '--workspace', workspace, '--task-id', 'long', '--events', events]);
+    // `node -e` runs inline code: only an allow rule lets it run without a person.
+    const r = await runCli(['run', 'print a lot', '--model', model, '--workspace', workspace, '--task-id', 'long', '--events', events, '--allow', 'node -e']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
 

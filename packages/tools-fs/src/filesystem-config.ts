@@ -28,6 +28,11 @@ export interface FilesystemToolConfigOptions {
    * (or that changed since). Default true: a blind overwrite is how agents lose people's work.
    */
   overwriteRequiresRead?: boolean;
+  /**
+   * Workspace-relative paths whose writes and edits need a person's confirmation, besides every
+   * `.git` folder (always protected), for example the host's data folder when it is inside the workspace.
+   */
+  protectedPaths?: readonly string[];
 }
 
 /** The tool names of the filesystem group, in the order they are created. */
@@ -83,6 +88,7 @@ export function createFilesystemToolConfig(options: FilesystemToolConfigOptions 
         limits,
         overwriteRequiresRead: options.overwriteRequiresRead ?? true,
         lock: createPathLock(sandbox.root),
+        ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
       };
       return [createLsTool(run), createReadFileTool(run), createWriteFileTool(run), createEditFileTool(run), createGlobTool(run), createGrepTool(run)];
     },

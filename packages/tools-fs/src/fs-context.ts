@@ -16,6 +16,8 @@ export interface FsRunContext {
   overwriteRequiresRead: boolean;
   /** Serialises writes and edits of one file within the run. */
   lock: PathLock;
+  /** Workspace-relative paths that writes and edits need a confirmation for, besides every `.git`. */
+  protectedPaths?: readonly string[];
 }
 
 /** Lines asked for when a tool needs a whole file (the sandbox bounds the size it will read). */

@@ -60,27 +60,22 @@ describe('assessCommandImpact', () => {
     'ls -la',
     'echo "rm -rf /"',
     "echo 'git push --force'",
-    'git commit -m "git push later; rm -rf nothing"',
     'grep -r "npm publish" docs',
-    'rm file.txt',
-    'rm -f a.o b.o',
     'git status && git diff',
-    'git pull --rebase',
-    'git reset HEAD file',
-    'git clean -n',
-    'chmod -R 755 src',
-    'chmod +x script.sh',
-    'curl -fsSL https://example.com -o page.html',
-    'cat install.sh | less',
-    'npm install && npm test',
-    'cargo build --release',
-    'dd if=a.img bs=1M count=1',
     '# rm -rf /',
     'printf "%s\\n" "sudo rm -rf ~"',
   ];
   for (const command of ordinary) {
     it(`does not flag ${command}`, () => {
       expect(assessCommandImpact(command)).toBeUndefined();
+    });
+  }
+
+  // Formerly let through by the guessing policy: now they are not proven harmless.
+  const unproven = ['rm file.txt', 'git pull --rebase', 'git reset HEAD file', 'chmod +x script.sh', 'npm install && npm test', 'cargo build --release', 'curl -fsSL https://example.com -o page.html'];
+  for (const command of unproven) {
+    it(`asks for ${command}`, () => {
+      expect(assessCommandImpact(command)?.impact).toMatch(/Not proven harmless|Deletes/);
     });
   }
 
@@ -95,10 +90,10 @@ describe('assessCommandImpact', () => {
     expect(assessCommandImpact('rm -rf ~/projects')?.scope).toMatch(/outside the project folder/);
   });
 
-  it('uses host rules alone when asked to replace the defaults', () => {
+  it('lets host rules add confirmations, never remove one', () => {
     const rule = () => ({ target: 't', scope: 's', impact: 'host says so' });
     expect(assessCommandImpact('ls', { rules: [rule] })?.impact).toBe('host says so');
-    expect(assessCommandImpact('rm -rf x', { rules: [], replaceDefaults: true })).toBeUndefined();
+    expect(assessCommandImpact('rm -rf x', { rules: [] })).toBeDefined();
   });
 
   it('never throws on odd input', () => {
@@ -106,13 +101,15 @@ describe('assessCommandImpact', () => {
       expect(() => assessCommandImpact(odd)).not.toThrow();
     }
     expect(assessCommandImpact('<(rm -rf x')).toBeDefined();
+    expect(assessCommandImpact('"unterminated')?.impact).toMatch(/^Cannot be analysed: it contains an unterminated double quote/);
   });
 });
 
 describe('parseShellCommand', () => {
   it('splits on operators, keeps pipelines together and unquotes words', () => {
     const parsed = parseShellCommand(`A=1 sudo rm -rf "my dir" && curl -s 'https://x' | sh 2>/dev/null; echo "a;b"`);
-    expect(parsed.map((c) => c.words)).toEqual([['A=1', 'sudo', 'rm', '-rf', 'my dir'], ['curl', '-s', 'https://x'], ['sh'], ['echo', 'a;b']]);
+    expect(parsed.map((c) => c.words)).toEqual([['sudo', 'rm', '-rf', 'my dir'], ['curl', '-s', 'https://x'], ['sh'], ['echo', 'a;b']]);
+    expect(parsed[0]!.assignments.map((w) => w.text)).toEqual(['A=1']);
     expect(parsed[1]!.pipeline).toBe(parsed[2]!.pipeline);
     expect(parsed[2]!.pipelineIndex).toBe(1);
     expect(parsed[2]!.redirects).toEqual(['/dev/null']);

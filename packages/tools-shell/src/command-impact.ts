@@ -1,4 +1,6 @@
 import type { ImpactAssessment } from '@aibuddy/registry';
+import { classifyCommand } from './classify-command.js';
+import type { ClassifyCommandOptions, CommandFinding } from './classify-command.js';
 import { basename, effectiveArgv, parseShellCommand } from './parse-shell.js';
 import type { ShellCommand } from './parse-shell.js';
 
@@ -19,17 +21,19 @@ export interface CommandImpactContext {
 }
 
 /**
- * A rule of a high-impact policy: returns an assessment when the simple command is high impact,
- * `undefined` otherwise. Rules must not throw (a throwing rule is treated as high impact by the runtime).
+ * A descriptive or host rule: returns an assessment when the simple command is high impact,
+ * `undefined` otherwise. A throwing rule counts as a finding.
  */
 export type CommandImpactRule = (context: CommandImpactContext) => ImpactAssessment | undefined;
 
 /** Options of {@link assessCommandImpact}. */
-export interface AssessCommandImpactOptions {
-  /** Host rules, checked in addition to (or, with `replaceDefaults`, instead of) the defaults. */
+export interface AssessCommandImpactOptions extends ClassifyCommandOptions {
+  /**
+   * Host rules that flag commands as high impact even when they are proven harmless or allowed
+   * (for example `terraform apply` inside an allowed `make deploy`). They can only add
+   * confirmations, never remove one.
+   */
   rules?: readonly CommandImpactRule[];
-  /** Use only `rules`, not {@link DEFAULT_COMMAND_IMPACT_RULES}. */
-  replaceDefaults?: boolean;
 }
 
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'ash', 'busybox']);
@@ -87,14 +91,16 @@ function list(values: readonly string[]): string {
 }
 
 const rmRule: CommandImpactRule = ({ program, args, elevated }) => {
-  if (program !== 'rm') return undefined;
+  if (program !== 'rm' && program !== 'rmdir' && program !== 'unlink' && program !== 'shred' && program !== 'srm') return undefined;
   const { flags, long, operands } = splitArgs(args);
-  if (!flags.has('r') && !flags.has('R') && !long.has('--recursive')) return undefined;
+  // GNU accepts any unambiguous prefix: `--rec` is `--recursive`.
+  const recursive = flags.has('r') || flags.has('R') || [...long].some((l) => l.length > 2 && '--recursive'.startsWith(l));
+  const force = flags.has('f') || [...long].some((l) => l.length > 2 && '--force'.startsWith(l));
   const broad = operands.some(isBroadTarget);
   return {
     target: list(operands),
     scope: broad || elevated ? 'outside the project folder or the whole workspace' : 'workspace',
-    impact: `Recursively deletes ${list(operands)}${flags.has('f') || long.has('--force') ? ' without prompting' : ''}${elevated ? ' as root' : ''}; deleted files cannot be restored from here.`,
+    impact: `${recursive ? 'Recursively deletes' : 'Deletes'} ${list(operands)}${force ? ' without prompting' : ''}${elevated ? ' as root' : ''}; deleted files cannot be restored from here.`,
   };
 };
 
@@ -162,6 +168,13 @@ const gitRule: CommandImpactRule = ({ program, args }) => {
       impact: `Overwrites uncommitted changes in ${paths.join(' ')} with the committed version; the changes cannot be recovered.`,
     };
   }
+  if ((sub === 'checkout' || sub === 'switch') && (flags.has('f') || long.has('--force') || long.has('--discard-changes'))) {
+    return {
+      target: operands.join(' ') || 'the working tree',
+      scope: 'working tree of this repository',
+      impact: 'Switches with --force: uncommitted changes in tracked files are overwritten and cannot be recovered.',
+    };
+  }
   if (sub === 'branch' && (flags.has('D') || (flags.has('d') && (flags.has('f') || long.has('--force'))))) {
     return {
       target: operands.join(' ') || '(branch)',
@@ -175,7 +188,14 @@ const gitRule: CommandImpactRule = ({ program, args }) => {
   return undefined;
 };
 
-const publishRule: CommandImpactRule = ({ program, args }) => {
+const publishRule: CommandImpactRule = (context) => {
+  let { program, args } = context;
+  // `npx npm publish`, `pnpm dlx …`, `pnpm -r publish`: look through runners and global options.
+  if ((program === 'npx' || program === 'pnpx' || program === 'bunx') && args[0] !== undefined) {
+    program = basename(args.find((a) => !a.startsWith('-')) ?? '');
+    args = args.slice(args.findIndex((a) => !a.startsWith('-')) + 1);
+  }
+  if (program === 'pnpm' || program === 'npm' || program === 'yarn' || program === 'bun') args = args.filter((a) => !a.startsWith('-'));
   const first = args[0];
   let registry: string | undefined;
   if ((program === 'npm' || program === 'pnpm' || program === 'bun') && (first === 'publish' || first === 'unpublish' || first === 'deprecate')) registry = 'the npm registry';
@@ -274,9 +294,10 @@ const downloadAndRunRule: CommandImpactRule = ({ program, args, command, all }) 
 };
 
 /**
- * The default high-impact policy of `execute`: recursive deletes, `git push` / `reset --hard` /
+ * Descriptions of well-known destructive commands (recursive deletes, `git push` / `reset --hard` /
  * `clean -f` and other history-losing git commands, package publishing, raw disk writes, recursive
- * permission changes on broad targets, and piping downloads into an interpreter.
+ * permission changes, download-and-run). They only DESCRIBE what a command that is not proven
+ * harmless will do; whether it needs confirmation is decided by `classifyCommand`.
  */
 export const DEFAULT_COMMAND_IMPACT_RULES: readonly CommandImpactRule[] = [
   rmRule,
@@ -288,55 +309,90 @@ export const DEFAULT_COMMAND_IMPACT_RULES: readonly CommandImpactRule[] = [
   downloadAndRunRule,
 ];
 
-/** Commands that hand a string to a shell: their inner script is classified too. */
-function nestedScripts(program: string, args: readonly string[]): string[] {
-  if (program === 'eval') return [args.join(' ')];
-  if (SHELLS.has(program)) {
-    const c = args.findIndex((a) => /^-[a-z]*c[a-z]*$/.test(a));
-    if (c !== -1 && args[c + 1] !== undefined) return [args[c + 1]!];
-  }
-  return [];
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
 }
 
-function collect(commandLine: string, rules: readonly CommandImpactRule[], depth: number, out: ImpactAssessment[]): void {
-  if (depth > 4) return;
-  const all = parseShellCommand(commandLine);
-  for (const command of all) {
-    const { argv, elevated } = effectiveArgv(command.words);
-    const program = basename(argv[0] ?? '');
-    const args = argv.slice(1);
-    const context: CommandImpactContext = { program, args, elevated, command, all, commandLine };
+function shorten(text: string, max = 300): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+const SCOPES: Record<CommandFinding['kind'], string> = {
+  unanalysable: 'unknown: the command could not be analysed',
+  elevated: 'the whole machine (elevated rights)',
+  'inline-code': 'unknown: whatever the inline code does (workspace, network, the machine)',
+  dynamic: 'unknown: decided only when the command runs',
+  'unknown-program': 'unknown: whatever the program does (workspace, network, the machine)',
+  write: 'files outside the ordinary workspace paths',
+  option: 'files or programs reached through the options given',
+  environment: 'what later programs run or read',
+};
+
+/** Describes one finding for a person: a descriptive rule when one knows the command, else the reason. */
+function describe(finding: CommandFinding, all: readonly ShellCommand[], commandLine: string, rules: readonly CommandImpactRule[]): ImpactAssessment {
+  if (finding.kind === 'unanalysable') {
+    return {
+      target: shorten(commandLine),
+      scope: SCOPES.unanalysable,
+      impact: `Cannot be analysed: ${finding.reason.replace(/^cannot be analysed: /, '')}. Read the command before approving it.`,
+    };
+  }
+  if (finding.words && finding.simple) {
+    const { argv, elevated } = effectiveArgv(finding.words);
+    const context: CommandImpactContext = { program: basename(argv[0] ?? ''), args: argv.slice(1), elevated, command: finding.simple, all, commandLine };
     for (const rule of rules) {
-      const found = rule(context);
-      if (found) out.push(found);
+      const found = safeRule(rule, context);
+      if (found) return { ...found, impact: `${found.impact} (${finding.reason}.)` };
     }
-    for (const script of nestedScripts(program, args)) collect(script, rules, depth + 1, out);
-    // `echo $(rm -rf x)` runs the substitution: classify it too. Quoted text that is only data
-    // (`echo "rm -rf x"`) is a plain word and never reaches a rule as a program.
-    for (const sub of command.substitutions) collect(sub, rules, depth + 1, out);
+  }
+  return { target: shorten(finding.command), scope: SCOPES[finding.kind], impact: `Not proven harmless: ${finding.reason}.` };
+}
+
+function safeRule(rule: CommandImpactRule, context: CommandImpactContext): ImpactAssessment | undefined {
+  try {
+    return rule(context);
+  } catch (error) {
+    return { target: context.commandLine, scope: 'unknown', impact: `an impact rule failed (${(error as Error).message})` };
   }
 }
 
-/**
- * Decides from a command line whether running it is high impact. The line is parsed (quotes,
- * `&&`, `||`, `;`, `|`, subshells, `$(…)`, `sh -c '…'`, env prefixes, `sudo`), every simple command
- * is checked against the rules, and all findings are merged into one assessment.
- * Returns `undefined` for ordinary commands.
- *
- * @example
- * assessCommandImpact('cd app && git push --force origin main')
- * // → { target: 'origin main', scope: 'remote repository (shared with others)', impact: 'Force-pushes …' }
- */
-export function assessCommandImpact(commandLine: string, options: AssessCommandImpactOptions = {}): ImpactAssessment | undefined {
-  const rules = options.replaceDefaults ? (options.rules ?? []) : [...DEFAULT_COMMAND_IMPACT_RULES, ...(options.rules ?? [])];
-  const found: ImpactAssessment[] = [];
-  collect(commandLine, rules, 0, found);
+function merge(found: ImpactAssessment[]): ImpactAssessment | undefined {
   if (found.length === 0) return undefined;
   if (found.length === 1) return found[0];
-  const unique = <T>(values: T[]) => [...new Set(values)];
   return {
     target: unique(found.map((f) => f.target)).join('; '),
     scope: unique(found.map((f) => f.scope)).join('; '),
     impact: unique(found.map((f) => f.impact)).join(' '),
   };
+}
+
+/**
+ * Decides from a command line whether running it needs a person's confirmation. It fails closed:
+ * the line runs without asking only when {@link classifyCommand} proves every part harmless or
+ * covered by an allow rule, and no host rule flags it. Otherwise the assessment says what the
+ * command will do (for commands the descriptive rules know: recursive deletes, git history loss,
+ * publishing, disk writes, download-and-run) or plainly why it could not be proven harmless
+ * ("cannot be analysed: …", "python3 -c runs inline code …").
+ *
+ * @example
+ * assessCommandImpact('git status') // undefined
+ * assessCommandImpact('npm test', { allow: [parseAllowRule('npm test')] }) // undefined
+ * assessCommandImpact('setsid rm -rf build')
+ * // → { target: 'build', scope: 'workspace', impact: 'Recursively deletes build without prompting; … (rm is not one of the known read-only programs.)' }
+ */
+export function assessCommandImpact(commandLine: string, options: AssessCommandImpactOptions = {}): ImpactAssessment | undefined {
+  const classification = classifyCommand(commandLine, options);
+  const found: ImpactAssessment[] = [];
+  // Host rules first (their words lead the message); they flag commands even when harmless or allowed.
+  for (const { command, script } of classification.commands) {
+    const { argv, elevated } = effectiveArgv(command.words);
+    const context: CommandImpactContext = { program: basename(argv[0] ?? ''), args: argv.slice(1), elevated, command, all: script, commandLine };
+    for (const rule of options.rules ?? []) {
+      const hit = safeRule(rule, context);
+      if (hit) found.push(hit);
+    }
+  }
+  const all = classification.commands.map((c) => c.command);
+  for (const finding of classification.findings) found.push(describe(finding, all, commandLine, DEFAULT_COMMAND_IMPACT_RULES));
+  return merge(found);
 }

@@ -3,8 +3,11 @@ import type { ToolDefinition, ToolExecutionContext } from '@aibuddy/registry';
 import { SandboxAbortedError, SandboxArgumentError, SandboxError, SandboxNotAFileError, SandboxNotFoundError, SandboxPathError, SandboxTimeoutError } from '@aibuddy/sandbox';
 import type { ExecResult, ISandbox } from '@aibuddy/sandbox';
 import { z } from 'zod';
-import { assessCommandImpact } from './command-impact.js';
+import type { AllowRule } from './classify-command.js';
 import type { CommandImpactRule } from './command-impact.js';
+import { createCommandPolicy } from './command-policy.js';
+import { createLinkResolver } from './link-resolver.js';
+import type { CommandPolicy } from './command-policy.js';
 import { attachCaptures, formatExecuteModelView } from './exec-result.js';
 import type { ExecuteOutput } from './exec-result.js';
 import { formatDuration } from './model-view.js';
@@ -29,14 +32,22 @@ export interface ExecuteToolOptions {
   maxRawChars?: number;
   /** Environment given to every command (the sandbox decides what else is inherited). */
   env?: Record<string, string>;
-  /** Host rules added to the default high-impact policy (see `assessCommandImpact`). */
+  /**
+   * Host allow rules: command prefixes that run without confirmation (`"npm test"` allows
+   * `npm test -- --watch`, not `npm testx` nor `npm test; rm -rf /`). Everything else that the
+   * classifier cannot prove harmless needs a person's confirmation.
+   */
+  allow?: ReadonlyArray<string | AllowRule>;
+  /** Workspace-relative paths that commands may not write to without confirmation (every `.git` is always protected). */
+  protectedPaths?: readonly string[];
+  /** Host rules that flag commands as high impact even when they are harmless or allowed (see `assessCommandImpact`). */
   impactRules?: readonly CommandImpactRule[];
-  /** Use only `impactRules`, not the default policy. */
-  replaceDefaultImpactRules?: boolean;
   /** Longest wait of live output before it is sent to the client (ms). Default 50. */
   outputCoalesceMs?: number;
   /** Live output is sent at once when this many characters are buffered. Default 65,536. */
   outputCoalesceChars?: number;
+  /** A ready policy; when given, `allow`, `protectedPaths` and `impactRules` are ignored. */
+  commandPolicy?: CommandPolicy;
 }
 
 /** The input of `execute`. */
@@ -137,6 +148,17 @@ export function createExecuteTool(sandbox: ISandbox, options: ExecuteToolOptions
       `createExecuteTool: maxTimeoutMs (${maxTimeoutMs}) + graceMs (${graceMs}) must be positive and at most ${MAX_TIMER_MS} ms (about 24.8 days), the longest timer Node can hold.`,
     );
   }
+  // Built before the tool exists: an unusable allow rule fails here, not at the first command.
+  const policy =
+    options.commandPolicy ??
+    createCommandPolicy({
+      ...(options.allow ? { allow: options.allow } : {}),
+      workspaceRoot: sandbox.root,
+      // On a local folder, redirections through symlinks are judged by where they lead.
+      ...(sandbox.type === 'node' ? { resolveLinks: createLinkResolver(sandbox.root) } : {}),
+      ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
+      ...(options.impactRules ? { rules: options.impactRules } : {}),
+    });
 
   const inputSchema = z.object({
     command: z
@@ -167,11 +189,7 @@ export function createExecuteTool(sandbox: ISandbox, options: ExecuteToolOptions
       `Commands are killed after timeout seconds (default ${defaultTimeoutMs / 1000}, max ${maxSeconds}). ` +
       'Use the file tools, not cat/sed/echo, to read and edit files.',
     inputSchema,
-    impact: (input: ExecuteInput) =>
-      assessCommandImpact(input.command, {
-        ...(options.impactRules ? { rules: options.impactRules } : {}),
-        ...(options.replaceDefaultImpactRules ? { replaceDefaults: true } : {}),
-      }),
+    impact: (input: ExecuteInput) => policy.assess(input.command, { cwd: input.cwd }),
     execute: (input: ExecuteInput, context: ToolExecutionContext) =>
       runExecute(sandbox, input, context, {
         defaultTimeoutMs,

@@ -52,6 +52,6 @@ describe('the default high-impact policy through generateText', () => {
       impactRules: [({ program, args }) => (program === 'terraform' && args[0] === 'apply' ? { target: 'infrastructure', scope: 'cloud account', impact: 'Changes live infrastructure.' } : undefined)],
     });
     const run = await runSteps(config, ws.sandbox, calls(['tf', 'execute', { command: 'TF_LOG=1 terraform apply -auto-approve' }]));
-    expect(run.seen('tf').text).toMatch(/^\[authorization\] execute: this call is high impact \(Changes live infrastructure\.\)/);
+    expect(run.seen('tf').text).toMatch(/^\[authorization\] execute: this call is high impact \(Changes live infrastructure\./);
   });
 });

@@ -25,7 +25,7 @@ function compactExecute(args: CompactHookArgs): CompactDecision {
  * sandbox the group yields nothing ("no sandbox in this host").
  *
  * @example
- * const shell = createShellToolConfig({ graceMs: 30_000, impactRules: [myHostRule] });
+ * const shell = createShellToolConfig({ graceMs: 30_000, allow: ['npm test'] });
  * const set = await resolveToolSet({ configs: [shell], services: { sandbox } });
  */
 export function createShellToolConfig(options: ShellToolConfigOptions = {}): ServerToolConfig {
@@ -41,7 +41,8 @@ export function createShellToolConfig(options: ShellToolConfigOptions = {}): Ser
       [
         `execute runs shell commands in the workspace. timeout is in seconds (default ${defaultSeconds}, at most ${maxSeconds}); the process tree is killed when it passes.`,
         `You see at most ${maxChars} characters of output (head and tail, with the exact count omitted); filter long output with grep/head/tail instead of printing it all.`,
-        'A non-zero exit code is a result to read, not a failure of the tool. Destructive commands (rm -r, git push, git reset --hard, publishing) need a person\'s confirmation.',
+        'A non-zero exit code is a result to read, not a failure of the tool.',
+        'Only commands proven harmless (read-only programs such as ls, cat, rg, find, git status/diff/log) or covered by the host\'s allow rules run at once; anything else needs a person\'s confirmation, so prefer plain read-only commands and the file tools.',
         'After changing files, verify: run the tests or build that cover the change.',
       ].join('\n'),
     hooks: { compact: compactExecute },

@@ -138,7 +138,7 @@ export function createEditFileTool(run: FsRunContext): ToolDefinition<EditFileIn
       new_text: z.string().describe('The replacement text.'),
       replace_all: z.boolean().optional().describe('Replace every occurrence of old_text (default false: it must be unique).'),
     }),
-    impact: (input: EditFileInput) => sensitivePathImpact(input.path, 'Editing'),
+    impact: (input: EditFileInput) => sensitivePathImpact(input.path, 'Editing', { type: run.sandbox.type, root: run.sandbox.root, protectedPaths: run.protectedPaths }),
     execute: (input: EditFileInput, { signal }) => run.lock.run(input.path, async () => {
       const replaceAll = input.replace_all === true;
       if (input.old_text === input.new_text) {

@@ -57,7 +57,7 @@ export function createWriteFileTool(run: FsRunContext): ToolDefinition<WriteFile
       path: z.string().min(1, 'path is empty: give a file path relative to the workspace root.').describe('File, relative to the workspace root.'),
       content: z.string().max(run.limits.writeChars, `content is over ${run.limits.writeChars} characters; write large files in parts or generate them with execute.`).describe('The complete new content of the file.'),
     }),
-    impact: (input: WriteFileInput) => sensitivePathImpact(input.path, 'Writing'),
+    impact: (input: WriteFileInput) => sensitivePathImpact(input.path, 'Writing', { type: run.sandbox.type, root: run.sandbox.root, protectedPaths: run.protectedPaths }),
     execute: (input: WriteFileInput, { signal }) => run.lock.run(input.path, async () => {
       let before: ReadFileResult | undefined;
       let existed = false;

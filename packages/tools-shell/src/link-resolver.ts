@@ -1,0 +1,47 @@
+import { lstatSync, realpathSync } from 'node:fs';
+import { relative, sep } from 'node:path';
+
+/**
+ * A symlink resolver for a workspace on the local disk: follows every link of a normalised
+ * workspace-relative path, component by component, and returns the real workspace-relative path,
+ * `outside` when a link leaves the workspace, or `unknown` when a link cannot be resolved (a
+ * dangling link, a loop, a permission error). Parts that do not exist yet are taken as written.
+ */
+export function createLinkResolver(root: string): (normalised: string) => string | 'outside' | 'unknown' {
+  return (normalised) => {
+    let realRoot: string;
+    try {
+      realRoot = realpathSync(root);
+    } catch {
+      return 'unknown';
+    }
+    const parts = normalised === '.' ? [] : normalised.split('/');
+    let current = realRoot;
+    for (let i = 0; i < parts.length; i++) {
+      const next = `${current}${sep}${parts[i]}`;
+      let link = false;
+      try {
+        link = lstatSync(next).isSymbolicLink();
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT' || code === 'ENOTDIR') {
+          current = [next, ...parts.slice(i + 1)].join(sep);
+          break;
+        }
+        return 'unknown';
+      }
+      if (!link) {
+        current = next;
+        continue;
+      }
+      try {
+        current = realpathSync(next);
+      } catch {
+        return 'unknown';
+      }
+    }
+    const rel = relative(realRoot, current);
+    if (rel === '..' || rel.startsWith(`..${sep}`) || rel.startsWith(sep)) return 'outside';
+    return rel.split(sep).join('/') || '.';
+  };
+}
