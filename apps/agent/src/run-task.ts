@@ -1,6 +1,6 @@
-import { InvalidToolInputError, NoSuchToolError, stepCountIs, streamText } from 'ai';
+import { stepCountIs, streamText } from 'ai';
 import { ToolError } from '@aibuddy/registry';
-import type { ToolStage } from '@aibuddy/registry';
+import { stageOfToolFailure } from '@aibuddy/runtime';
 import { composeAgent } from './compose.js';
 import type { ComposeAgentOptions, ComposedAgent } from './compose.js';
 import { AgentStartupError } from './errors.js';
@@ -48,27 +48,6 @@ function describeError(error: unknown): { stage: string; message: string } {
   const message = error instanceof Error ? error.message : String(error);
   const stage = /^\[(\w+)\]/.exec(message)?.[1] ?? 'model';
   return { stage, message: message.startsWith('[') ? message : `[${stage}] ${message}` };
-}
-
-/** The stage and message of a call the SDK itself refused (unknown tool, unparsable input). */
-function streamToolError(error: unknown): { stage: ToolStage; message: string } {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current; depth++) {
-    if (ToolError.isInstance(current)) return { stage: current.stage, message: current.message };
-    current = (current as { cause?: unknown }).cause;
-  }
-  // The SDK may hand over only the message (a string) for calls it refused itself.
-  const message = error instanceof Error ? error.message : String(error);
-  // A ToolError thrown by a repair function arrives wrapped ("Error repairing tool call: [discovery] ...").
-  const tagged = /\[(discovery|parameters|authorization|execution|projection|verification)\]/.exec(message);
-  if (tagged) return { stage: tagged[1] as ToolStage, message: message.slice(tagged.index) };
-  const stage: ToolStage =
-    NoSuchToolError.isInstance(error) || /unavailable tool|no such tool/i.test(message)
-      ? 'discovery'
-      : InvalidToolInputError.isInstance(error) || /invalid (tool )?input/i.test(message)
-        ? 'parameters'
-        : 'execution';
-  return { stage, message: `[${stage}] ${message}` };
 }
 
 /**
@@ -143,7 +122,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
           break;
         case 'tool-error':
           if (!reported.has(part.toolCallId)) {
-            const { stage, message } = streamToolError(part.error);
+            const { stage, message } = stageOfToolFailure(part.error);
             // What the SDK sends the model for a refused call: the error's message as it is.
             const sent = part.error instanceof Error ? part.error.message : String(part.error);
             emit({ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
