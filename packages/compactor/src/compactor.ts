@@ -3,7 +3,9 @@ import type { TiktokenEncoding } from 'tiktoken';
 import type { CompactDecision, CompactHook, ModelOutput } from '@aibuddy/registry';
 import { CompactorError } from './errors.js';
 import { droppedNote, headTailTrim, modelOutputText, recoveryNote, toModelOutput, VIEW_TOOL_CALL } from './model-view.js';
+import { savedCallReader } from './find-call.js';
 import { createResultStore } from './result-store.js';
+import type { TaskStore } from './task-store.js';
 import type { ResultStore, RetentionPolicy, StoredResult } from './result-store.js';
 import { summarizeResult } from './summarize.js';
 import { createTokenCounter } from './token-counter.js';
@@ -142,6 +144,11 @@ export interface CompactorOptions {
   retention?: RetentionPolicy;
   /** Use this store instead of one over `dataDir` (tests, custom retention). */
   store?: ResultStore;
+  /**
+   * The host's task store (`createTaskStore`): `view_tool_call` then also reads calls that were
+   * saved raw without being compacted.
+   */
+  taskStore?: TaskStore;
   /** A user stop for the whole run: aborts every background compaction. */
   signal?: AbortSignal;
   /** Receives one event per compacted result (for the host's log). Must not throw. */
@@ -202,6 +209,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
   const ownsCounter = options.tokenCounter === undefined;
   const counter = options.tokenCounter ?? createTokenCounter(options.encoding ? { encoding: options.encoding } : {});
   const store = options.store ?? createResultStore({ dataDir: options.dataDir, ...(options.retention ? { retention: options.retention } : {}) });
+  const reader = savedCallReader(store, options.taskStore);
   let stop = new AbortController();
   const jobs = new Map<string, Promise<CompactionOutcome>>();
   const maxTracked = options.maxTrackedCalls ?? DEFAULT_MAX_TRACKED_CALLS;
@@ -488,7 +496,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
       return jobs.get(key(taskId, toolCallId));
     },
     async view(request) {
-      return readPage(store, request);
+      return readPage(reader, request);
     },
     async whenIdle() {
       await Promise.allSettled([...jobs.values()]);

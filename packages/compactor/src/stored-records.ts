@@ -27,6 +27,49 @@ export const storedResultSchema = z.object({
   createdAt: z.string(),
 });
 
+const stagedError = z.object({ stage: z.string(), message: z.string() });
+
+/** Schema of a task record (`tasks/<task>/task.json`), version 1. */
+export const taskRecordSchema = z.object({
+  version: z.literal(1),
+  taskId: z.string().min(1),
+  workspace: z.string().nullable(),
+  task: z.string(),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+  runs: z.number().int().positive(),
+  steps: z.number().int().nonnegative(),
+  status: z.enum(['running', 'completed', 'failed', 'aborted']),
+  error: stagedError.optional(),
+});
+
+/** One history message as stored (the AI SDK's `ModelMessage`: its parts are checked by the SDK when sent). */
+const messageSchema = z.looseObject({
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.union([z.string(), z.array(z.looseObject({ type: z.string() }))]),
+});
+
+/** Schema of a task's history (`tasks/<task>/history.json`), version 1. */
+export const historyRecordSchema = z.object({
+  version: z.literal(1),
+  taskId: z.string().min(1),
+  messages: z.array(messageSchema),
+  updatedAt: z.string(),
+});
+
+/** Schema of one call's raw record (`tasks/<task>/calls/<call>.json`), version 1. */
+export const callRecordSchema = z.object({
+  version: z.literal(1),
+  taskId: z.string().min(1),
+  toolCallId: z.string(),
+  toolName: z.string(),
+  input: z.unknown(),
+  output: z.unknown().optional(),
+  error: z.object({ stage: z.enum(['discovery', 'parameters', 'authorization', 'execution', 'projection', 'verification']), message: z.string() }).optional(),
+  durationMs: z.number().nonnegative(),
+  createdAt: z.string(),
+});
+
 /** Parses JSON text with a schema; any failure is a `CompactorError` naming the file and the fix. */
 export function parseRecord<T>(schema: z.ZodType<T>, text: string, path: string, what: string, toolCallId?: string): T {
   let value: unknown;
