@@ -33,6 +33,12 @@ export interface CompositionArgs {
   allow?: string[];
   /** `--config`: the host config file (default `$XDG_CONFIG_HOME/aibuddy/config.json`). */
   config?: string | undefined;
+  /** `--capability NAME` (repeatable): capabilities granted to the task; absent when none. */
+  capabilities?: string[] | undefined;
+  /** `--chunk-timeout SECONDS`: the stream's chunk timeout; absent for the default (120 s). */
+  chunkTimeoutSeconds?: number | undefined;
+  /** `--resume`: continue the persisted task `--task-id`; absent when not given. */
+  resume?: true | undefined;
 }
 
 /** A parsed command line. */
@@ -41,14 +47,26 @@ export type ParsedCommand =
   | { command: 'version' }
   | { command: 'run'; task: string | undefined; options: CompositionArgs }
   | { command: 'tools'; json: boolean; options: CompositionArgs }
-  | { command: 'view-call'; toolCallId: string; taskId: string | undefined; dataDir: string | undefined; workspace: string | undefined; json: boolean };
+  | {
+      command: 'view-call';
+      toolCallId: string;
+      taskId: string | undefined;
+      dataDir: string | undefined;
+      workspace: string | undefined;
+      json: boolean;
+      /** `--part input|output` (absent: output). */
+      part?: 'input' | 'output' | undefined;
+    }
+  | { command: 'tasks'; workspace: string | undefined; dataDir: string | undefined; json: boolean };
 
 /** The usage text printed by `--help` and after argument errors. */
 export const USAGE = `Usage:
   aibuddy run ["<task>"] [options]      run a task (no task: the built-in demo)
   aibuddy tools [--json] [options]      the resolved tool set: direct, deferred, excluded, defer path
-  aibuddy view-call <toolCallId> [--task-id ID] [--data-dir DIR] [--json]
-                                        print the raw result of a compacted tool call
+  aibuddy view-call <toolCallId> [--task-id ID] [--data-dir DIR] [--part input|output] [--json]
+                                        print the raw input or output of a saved tool call
+  aibuddy tasks [--workspace DIR] [--data-dir DIR] [--json]
+                                        the persisted tasks: id, started, steps, last status
   aibuddy --help
 
 Options of run and tools:
@@ -59,7 +77,11 @@ Options of run and tools:
   --mcp-config FILE      {"mcpServers": {"name": {"command","args","env"} | {"url"}}}
   --skills DIR           folder of skills (<name>/SKILL.md)
   --task-id ID           task id (letters, digits, ".", "_", "-"; default: generated)
-  --data-dir DIR         data folder (default: <workspace>/.aibuddy)
+  --data-dir DIR         data folder, outside the workspace (default: $XDG_STATE_HOME/aibuddy/<workspace id>,
+                         else ~/.local/state/aibuddy/<workspace id>)
+  --resume               continue the persisted task --task-id (its history and discovered tools)
+  --capability NAME      grant the task a capability (repeatable); groups that need one are excluded without it
+  --chunk-timeout SECS   abort a stream silent for this long (default 120; live tool calls send heartbeats)
   --events FILE          append the JSONL event log to FILE
   --yes | --no           approve | reject every confirmation request without asking
   --defer-path PATH      auto | native | active-tools (default auto)
@@ -83,6 +105,9 @@ const compositionOptions = {
   allow: { type: 'string', multiple: true },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  resume: { type: 'boolean' },
+  capability: { type: 'string', multiple: true },
+  'chunk-timeout': { type: 'string' },
 } as const;
 
 const TASK_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
@@ -146,7 +171,24 @@ function compositionArgs(command: string, values: ParsedValues): CompositionArgs
   if (taskId !== undefined && !TASK_ID_PATTERN.test(taskId)) {
     throw new ArgumentError(`--task-id "${taskId}" may only contain letters, digits, ".", "_" and "-" (at most 128 characters).`);
   }
+  const capabilities = values.capability as string[] | undefined;
+  for (const capability of capabilities ?? []) {
+    if (!/^[A-Za-z0-9._:-]{1,64}$/.test(capability)) {
+      throw new ArgumentError(`--capability "${capability}" is not a capability name (letters, digits, ".", "_", ":", "-").`);
+    }
+  }
+  const chunkTimeout = str('chunk-timeout');
+  const chunkTimeoutSeconds = chunkTimeout === undefined ? undefined : Number(chunkTimeout);
+  if (chunkTimeoutSeconds !== undefined && !(Number.isFinite(chunkTimeoutSeconds) && chunkTimeoutSeconds > 0)) {
+    throw new ArgumentError(`--chunk-timeout must be a positive number of seconds (got "${chunkTimeout}"), for example --chunk-timeout 120.`);
+  }
+  if (values.resume === true && taskId === undefined) {
+    throw new ArgumentError('--resume continues a persisted task: pass its --task-id too (aibuddy tasks lists them).');
+  }
   return {
+    ...(capabilities && capabilities.length > 0 ? { capabilities: [...new Set(capabilities)] } : {}),
+    ...(chunkTimeoutSeconds !== undefined ? { chunkTimeoutSeconds } : {}),
+    ...(values.resume === true ? { resume: true as const } : {}),
     workspace: str('workspace'),
     model,
     baseUrl,
@@ -197,9 +239,14 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
         'data-dir': { type: 'string' },
         workspace: { type: 'string' },
         json: { type: 'boolean' },
+        part: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       });
       if (values.help) return { command: 'help', topic: 'view-call' };
+      const part = nonEmpty('part', values.part as string | undefined);
+      if (part !== undefined && part !== 'input' && part !== 'output') {
+        throw new ArgumentError(`--part must be input or output (got "${part}").`);
+      }
       if (positionals.length !== 1) {
         throw new ArgumentError(
           positionals.length === 0
@@ -218,9 +265,26 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
         dataDir: nonEmpty('data-dir', values['data-dir'] as string | undefined),
         workspace: nonEmpty('workspace', values.workspace as string | undefined),
         json: values.json === true,
+        ...(part !== undefined ? { part } : {}),
+      };
+    }
+    case 'tasks': {
+      const { values, positionals } = parse('tasks', rest, {
+        'data-dir': { type: 'string' },
+        workspace: { type: 'string' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      });
+      if (values.help) return { command: 'help', topic: 'tasks' };
+      if (positionals.length > 0) throw new ArgumentError(`aibuddy tasks takes no arguments (got ${JSON.stringify(positionals[0])}); pass only options.`);
+      return {
+        command: 'tasks',
+        workspace: nonEmpty('workspace', values.workspace as string | undefined),
+        dataDir: nonEmpty('data-dir', values['data-dir'] as string | undefined),
+        json: values.json === true,
       };
     }
     default:
-      throw new ArgumentError(`unknown command "${command}". Commands: run, tools, view-call (see aibuddy --help).`);
+      throw new ArgumentError(`unknown command "${command}". Commands: run, tools, view-call, tasks (see aibuddy --help).`);
   }
 }

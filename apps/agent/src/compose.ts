@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve } from 'node:path';
 import type { LanguageModel, PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
 import { createCompactor, rebuildContext, toolResultsConfig } from '@aibuddy/compactor';
-import type { CompactionEvent as CompactorCompactionEvent } from '@aibuddy/compactor';
+import type { CompactionEvent as CompactorCompactionEvent, TaskStore } from '@aibuddy/compactor';
 import { createDeferredTools } from '@aibuddy/defer';
 import type { DeferPath } from '@aibuddy/defer';
 import {
@@ -19,7 +19,7 @@ import type { DeferralDecision, DeferredToolCatalog, McpConfig, McpManager } fro
 import { assertConsistent, resolveToolSet, TOOL_CONFIG_METAS, TOOL_NAME_MAP } from '@aibuddy/registry';
 import type { ResolvedToolSet, ServerToolConfig, ToolConfigMeta, ToolServices } from '@aibuddy/registry';
 import { createAiTools, createConfirmationGate, interactionToolConfig } from '@aibuddy/runtime';
-import type { RuntimeEvent } from '@aibuddy/runtime';
+import type { RuntimeEvent, RuntimeHooks } from '@aibuddy/runtime';
 import { createSandbox } from '@aibuddy/sandbox';
 import type { ISandbox } from '@aibuddy/sandbox';
 import '@aibuddy/sandbox-node';
@@ -28,6 +28,7 @@ import { createShellToolConfig, shellToolConfig } from '@aibuddy/tools-shell';
 import type { AllowRule } from '@aibuddy/tools-shell';
 import type { DeferPathOption } from './args.js';
 import type { HostConfirmation } from './confirmation.js';
+import { defaultDataDir } from './data-dir.js';
 import type { ModelInfo } from './create-model.js';
 import { AgentStartupError } from './errors.js';
 import { createEventRouter } from './event-router.js';
@@ -66,8 +67,14 @@ export interface ComposeAgentOptions {
   skillsDir?: string;
   /** The task (run) id. */
   taskId: string;
-  /** The data folder (default `<workspace>/.aibuddy`). */
+  /** The data folder (default outside the workspace: see `defaultDataDir`). */
   dataDir?: string;
+  /** Capabilities granted to the task (`--capability`): groups that require one are excluded without it. */
+  capabilities?: readonly string[];
+  /** More runtime hooks (the host's call recorder), run after the compactor's. */
+  hooks?: readonly RuntimeHooks[];
+  /** The task store: `view_tool_call` then also reads calls saved raw. */
+  taskStore?: TaskStore;
   /** `--defer-path` (default `auto`). */
   deferPath?: DeferPathOption;
   /**
@@ -190,7 +197,7 @@ async function loadMcp(source: ComposeAgentOptions['mcpConfig']): Promise<McpCon
  */
 export async function composeAgent(options: ComposeAgentOptions): Promise<ComposedAgent> {
   const workspace = resolve(options.workspace);
-  const dataDir = resolve(options.dataDir ?? join(workspace, '.aibuddy'));
+  const dataDir = resolve(options.dataDir ?? defaultDataDir(workspace));
   const router = createEventRouter({ ...(options.onLiveEvent ? { live: options.onLiveEvent } : {}), ...(options.onEvent ? { log: options.onEvent } : {}) });
   const emit = (event: AgentEvent) => router.emit(event);
   const warn = (message: string) => options.onWarning?.(message);
@@ -260,6 +267,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       ...(options.summaryModel ? { summaryModel: options.summaryModel } : {}),
       onCompaction: (event) => router.compaction(compactionEvent(event)),
       onWarning: (error) => warn(`[projection] compaction: ${error.message}`),
+      ...(options.taskStore ? { taskStore: options.taskStore } : {}),
     });
     closers.push(() => compactor.close());
 
@@ -284,14 +292,14 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       activeSet,
       ...(gate.interaction ? { interaction: gate.interaction } : {}),
     };
-    const resolved: ResolvedToolSet = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task: { id: options.taskId } });
+    const resolved: ResolvedToolSet = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task: { id: options.taskId, ...(options.capabilities ? { capabilities: options.capabilities } : {}) } });
     activeSet.update({ core: resolved.tools.filter((t) => t.core).map((t) => t.definition.name) });
 
     const tools = createAiTools(resolved, {
       services,
       taskId: options.taskId,
       onEvent: (event: RuntimeEvent) => router.runtime(event),
-      hooks: compactor.hooks,
+      hooks: [compactor.hooks, ...(options.hooks ?? [])],
       confirmation: gate,
       ...(options.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),

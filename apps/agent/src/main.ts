@@ -15,6 +15,8 @@ import type { HostCommandRules } from './host-config.js';
 import { openEventLog } from './events.js';
 import type { EventLog } from './events.js';
 import { createRenderer } from './renderer.js';
+import { resolveDataDir } from './data-dir.js';
+import { tasksCommand } from './tasks-command.js';
 import { viewCall } from './view-call.js';
 
 /** Exit codes of the CLI. */
@@ -116,6 +118,7 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
   const heartbeatIntervalMs = heartbeatFromEnv(io.env);
   const setup = await setUp(options, io.env, parsed.task === undefined);
   const task = parsed.task ?? DEMO_TASK;
+  const dataDir = resolveDataDir(options.dataDir, setup.workspace, io.env);
   const out = (s: string) => io.stdout.write(s);
   const renderer = createRenderer({ out: io.stdout, ...(setup.model.demo ? { elapsedEveryMs: 1000 } : {}) });
   const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
@@ -165,7 +168,10 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
       ...(setup.mcpConfig ? { mcpConfig: setup.mcpConfig } : {}),
       ...(options.skills ? { skillsDir: resolve(options.skills) } : {}),
       taskId: setup.taskId,
-      ...(options.dataDir ? { dataDir: resolve(options.dataDir) } : {}),
+      dataDir,
+      ...(options.resume ? { resume: true } : {}),
+      ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+      ...(options.chunkTimeoutSeconds !== undefined ? { chunkTimeoutMs: options.chunkTimeoutSeconds * 1000 } : {}),
       deferPath: options.deferPath,
       allow: setup.rules.allow,
       confirmation,
@@ -193,7 +199,8 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
       return EXIT_CODES.ok;
     }
     io.stderr.write(`\naibuddy: run ${result.status}: ${result.error?.message ?? 'unknown error'}\n`);
-    return result.status === 'aborted' ? EXIT_CODES.interrupted : EXIT_CODES.failed;
+    // Only a person's stop is an interruption; a chunk timeout is a failure of the run.
+    return result.status === 'aborted' && controller.signal.aborted ? EXIT_CODES.interrupted : EXIT_CODES.failed;
   } finally {
     renderer.close();
     process.off('SIGINT', onSigint);
@@ -215,7 +222,8 @@ async function toolsCommand(parsed: Extract<ParsedCommand, { command: 'tools' }>
       ...(setup.mcpConfig ? { mcpConfig: setup.mcpConfig } : {}),
       ...(parsed.options.skills ? { skillsDir: resolve(parsed.options.skills) } : {}),
       taskId: setup.taskId,
-      ...(parsed.options.dataDir ? { dataDir: resolve(parsed.options.dataDir) } : {}),
+      dataDir: resolveDataDir(parsed.options.dataDir, setup.workspace, io.env),
+      ...(parsed.options.capabilities ? { capabilities: parsed.options.capabilities } : {}),
       deferPath: parsed.options.deferPath,
       allow: setup.rules.allow,
       confirmation,
@@ -253,6 +261,8 @@ export async function main(argv: readonly string[], io: CliIO = { stdout: proces
         return await toolsCommand(parsed, io);
       case 'view-call':
         return await viewCall(parsed, io);
+      case 'tasks':
+        return await tasksCommand(parsed, io);
     }
   } catch (error) {
     if (ArgumentError.isInstance(error)) {

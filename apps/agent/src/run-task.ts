@@ -1,6 +1,7 @@
-import { InvalidToolInputError, NoSuchToolError, stepCountIs, streamText } from 'ai';
+import { stepCountIs, streamText } from 'ai';
 import { ToolError } from '@aibuddy/registry';
-import type { ToolStage } from '@aibuddy/registry';
+import { stageOfToolFailure } from '@aibuddy/runtime';
+import { resolve } from 'node:path';
 import { composeAgent } from './compose.js';
 import type { ComposeAgentOptions, ComposedAgent } from './compose.js';
 import { AgentStartupError } from './errors.js';
@@ -8,9 +9,13 @@ import type { AgentEvent } from './events.js';
 import { instrumentTools } from './instrument-tools.js';
 import { withModelRequestEvents } from './model-request-middleware.js';
 import type { Renderer } from './renderer.js';
+import { defaultDataDir } from './data-dir.js';
+import { openTaskHistory } from './task-history.js';
 
 /** Model calls a run may make before it is stopped. */
 export const DEFAULT_MAX_STEPS = 40;
+/** The stream's chunk timeout when none is given (`--chunk-timeout`): heartbeats keep live calls under it. */
+export const DEFAULT_CHUNK_TIMEOUT_MS = 120_000;
 
 /** Options of {@link runTask}: the composition plus the task. */
 export interface RunTaskOptions extends ComposeAgentOptions {
@@ -22,6 +27,10 @@ export interface RunTaskOptions extends ComposeAgentOptions {
   renderer?: Renderer;
   /** Called once the agent is composed, before the first model call (the CLI prints the tool set). */
   onComposed?: (agent: ComposedAgent) => void;
+  /** Continue the persisted task `taskId`: its history and discovered tools (`--resume`). */
+  resume?: boolean;
+  /** The stream's chunk timeout (default {@link DEFAULT_CHUNK_TIMEOUT_MS}). */
+  chunkTimeoutMs?: number;
 }
 
 /** How a run ended. */
@@ -50,27 +59,6 @@ function describeError(error: unknown): { stage: string; message: string } {
   return { stage, message: message.startsWith('[') ? message : `[${stage}] ${message}` };
 }
 
-/** The stage and message of a call the SDK itself refused (unknown tool, unparsable input). */
-function streamToolError(error: unknown): { stage: ToolStage; message: string } {
-  let current: unknown = error;
-  for (let depth = 0; depth < 4 && current; depth++) {
-    if (ToolError.isInstance(current)) return { stage: current.stage, message: current.message };
-    current = (current as { cause?: unknown }).cause;
-  }
-  // The SDK may hand over only the message (a string) for calls it refused itself.
-  const message = error instanceof Error ? error.message : String(error);
-  // A ToolError thrown by a repair function arrives wrapped ("Error repairing tool call: [discovery] ...").
-  const tagged = /\[(discovery|parameters|authorization|execution|projection|verification)\]/.exec(message);
-  if (tagged) return { stage: tagged[1] as ToolStage, message: message.slice(tagged.index) };
-  const stage: ToolStage =
-    NoSuchToolError.isInstance(error) || /unavailable tool|no such tool/i.test(message)
-      ? 'discovery'
-      : InvalidToolInputError.isInstance(error) || /invalid (tool )?input/i.test(message)
-        ? 'parameters'
-        : 'execution';
-  return { stage, message: `[${stage}] ${message}` };
-}
-
 /**
  * Composes the agent and runs one task with `streamText` until the model stops, the step limit is
  * reached, or `signal` aborts it (which kills running commands). Never throws for run failures:
@@ -90,7 +78,18 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
     live(event);
     log(event);
   };
-  const agent = await composeAgent({ ...options, onEvent: log, onLiveEvent: live });
+  const dataDir = resolve(options.dataDir ?? defaultDataDir(options.workspace));
+  const history = await openTaskHistory({
+    dataDir,
+    taskId: options.taskId,
+    task: options.task,
+    workspace: resolve(options.workspace),
+    resume: options.resume === true,
+    onWarning: options.onWarning,
+  });
+  const agent = await composeAgent({ ...options, dataDir, hooks: [history.store.hooks], taskStore: history.store, onEvent: log, onLiveEvent: live });
+  const chunkTimeoutMs = options.chunkTimeoutMs ?? DEFAULT_CHUNK_TIMEOUT_MS;
+  let streamAbortReason: string | undefined;
   options.onComposed?.(agent);
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   let steps = 0;
@@ -116,8 +115,12 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
     const result = streamText({
       model,
       system: agent.system,
-      prompt: options.task,
+      // The surviving history first (on resume): the compactor's prepareStep rebuilds it and defer
+      // re-activates the deferred tools it references, before the first model call.
+      messages: history.initialMessages,
       ...agent.callSettings,
+      timeout: { chunkMs: chunkTimeoutMs },
+      onStepFinish: (step) => history.onStepFinish(step),
       tools: instrumentTools(agent.callSettings.tools, agent.runtimeToolNames, emit),
       stopWhen: stepCountIs(maxSteps),
       ...(options.signal ? { abortSignal: options.signal } : {}),
@@ -125,6 +128,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
       maxRetries: 0,
     });
     for await (const part of result.fullStream) {
+      history.observe(part);
       switch (part.type) {
         case 'text-delta':
           text += part.text;
@@ -140,10 +144,11 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
           break;
         case 'abort':
           aborted = true;
+          streamAbortReason ??= part.reason;
           break;
         case 'tool-error':
           if (!reported.has(part.toolCallId)) {
-            const { stage, message } = streamToolError(part.error);
+            const { stage, message } = stageOfToolFailure(part.error);
             // What the SDK sends the model for a refused call: the error's message as it is.
             const sent = part.error instanceof Error ? part.error.message : String(part.error);
             emit({ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
@@ -172,7 +177,19 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
   if (options.signal?.aborted) aborted = true;
   let status: RunTaskResult['status'];
   let error: RunTaskResult['error'];
-  if (aborted) {
+  if (aborted && !options.signal?.aborted && streamAbortReason !== undefined && /^Chunk timeout/i.test(streamAbortReason)) {
+    status = 'aborted';
+    const heartbeatsOff = options.heartbeatIntervalMs === 0;
+    error = {
+      stage: 'execution',
+      message:
+        `[execution] the stream's chunk timeout of ${chunkTimeoutMs / 1000} s passed with no chunk (${streamAbortReason}), so the run was aborted` +
+        (heartbeatsOff
+          ? ': heartbeats are disabled (AIBUDDY_HEARTBEAT_MS=0), so a tool call silent for longer than the chunk timeout is aborted. ' +
+            'Fix: enable heartbeats (unset AIBUDDY_HEARTBEAT_MS) or raise --chunk-timeout.'
+          : '. Fix: raise --chunk-timeout if the model or a tool needs longer.'),
+    };
+  } else if (aborted) {
     status = 'aborted';
     const reason: unknown = options.signal?.reason;
     error = { stage: 'execution', message: `[execution] the run was stopped: ${reason instanceof Error ? reason.message : String(reason ?? 'aborted')}` };
@@ -185,6 +202,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
   } else {
     status = 'completed';
   }
+  await history.finish({ status, steps, error });
   emit({ type: 'run-end', status, steps, ...(error ? { error } : {}) });
   return { status, text: text.trimEnd(), steps, ...(error ? { error } : {}), taskId: agent.taskId, workspace: agent.workspace, dataDir: agent.dataDir };
 }

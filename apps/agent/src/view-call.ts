@@ -1,12 +1,12 @@
-import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { COMPACTED_OUTPUTS_DIR, createResultStore, safeName } from '@aibuddy/compactor';
-import type { StoredResult } from '@aibuddy/compactor';
+import { resolve } from 'node:path';
+import { findSavedCall } from '@aibuddy/compactor';
+import type { SavedCall } from '@aibuddy/compactor';
 import type { ParsedCommand } from './args.js';
+import { defaultDataDir } from './data-dir.js';
 import { AgentStartupError } from './errors.js';
 
-/** The full text of a stored raw output, as a person wants to read it. */
-export function rawOutputText(record: StoredResult): string {
+/** The full text of a saved raw output, as a person wants to read it. */
+export function rawOutputText(record: Pick<SavedCall, 'output'>): string {
   const output = record.output as { stdout?: unknown; stderr?: unknown } | string | null;
   if (typeof output === 'string') return output;
   if (output && typeof output === 'object' && typeof output.stdout === 'string') {
@@ -17,42 +17,35 @@ export function rawOutputText(record: StoredResult): string {
   return `${JSON.stringify(output, null, 2)}\n`;
 }
 
+/** The raw input of a saved call: a string as it is, anything else as indented JSON. */
+export function rawInputText(record: Pick<SavedCall, 'input'>): string {
+  return typeof record.input === 'string' ? record.input : `${JSON.stringify(record.input, null, 2)}\n`;
+}
+
 /**
- * `aibuddy view-call`: prints the raw result of a compacted call, read back from
- * `<data-dir>/compacted_outputs/<taskId>/<toolCallId>.json` (with `--json`, the whole record).
- * Without `--task-id` every task folder of the data dir is searched. Resolves with the exit code.
+ * `aibuddy view-call`: prints the raw output (or, with `--part input`, the raw input) of a saved
+ * call — compacted or not — of a persisted task (with `--json`, the whole record). Without
+ * `--task-id` every task of the data dir is searched. Resolves with the exit code.
  */
-export async function viewCall(
-  parsed: Extract<ParsedCommand, { command: 'view-call' }>,
-  io: { stdout: NodeJS.WritableStream },
-): Promise<number> {
-  const dataDir = resolve(parsed.dataDir ?? join(parsed.workspace ?? process.cwd(), '.aibuddy'));
-  const root = join(dataDir, COMPACTED_OUTPUTS_DIR);
-  if (!existsSync(root)) {
-    throw new AgentStartupError('projection', `no compacted outputs under ${dataDir} (no ${COMPACTED_OUTPUTS_DIR} folder).`, {
-      fix: 'pass --data-dir (each run prints its data dir) or --workspace of the run.',
+export async function viewCall(parsed: Extract<ParsedCommand, { command: 'view-call' }>, io: { stdout: NodeJS.WritableStream }): Promise<number> {
+  const dataDir = resolve(parsed.dataDir ?? defaultDataDir(resolve(parsed.workspace ?? process.cwd())));
+  let found: SavedCall | undefined;
+  try {
+    found = await findSavedCall({ dataDir, toolCallId: parsed.toolCallId, taskId: parsed.taskId });
+  } catch (error) {
+    throw new AgentStartupError('projection', `the saved calls under ${dataDir} cannot be read: ${(error as Error).message}`, {
+      fix: 'remove the broken file named above, or pass the --data-dir the run printed.',
+      cause: error,
     });
   }
-  const store = createResultStore({ dataDir });
-  let record: StoredResult | undefined;
-  if (parsed.taskId) record = await store.read(parsed.taskId, parsed.toolCallId);
-  else {
-    // Folders are encoded task ids; the record inside names its own task.
-    const file = `${safeName(parsed.toolCallId)}.json`;
-    for (const folder of readdirSync(root)) {
-      if (!existsSync(join(root, folder, file))) continue;
-      const { readFile } = await import('node:fs/promises');
-      record = JSON.parse(await readFile(join(root, folder, file), 'utf8')) as StoredResult;
-      break;
-    }
-  }
-  if (!record) {
+  if (!found) {
     throw new AgentStartupError(
       'projection',
-      `no saved result for call "${parsed.toolCallId}"${parsed.taskId ? ` of task ${parsed.taskId}` : ''} under ${root}.`,
-      { fix: 'use the call id from the run (only compacted results are saved) and the task id it printed.' },
+      `no saved result for call "${parsed.toolCallId}"${parsed.taskId ? ` of task ${parsed.taskId}` : ''} under ${dataDir}.`,
+      { fix: 'use a call id from the run and the task id it printed, with the --data-dir (or --workspace) of the run; "aibuddy tasks" lists the tasks.' },
     );
   }
-  io.stdout.write(parsed.json ? `${JSON.stringify(record, null, 2)}\n` : rawOutputText(record));
+  if (parsed.json) io.stdout.write(`${JSON.stringify(found.record, null, 2)}\n`);
+  else io.stdout.write(parsed.part === 'input' ? rawInputText(found) : rawOutputText(found));
   return 0;
 }

@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readEvents, replay, runCli, tempDir } from './helpers.js';
+import { workspaceId } from '../src/data-dir.js';
+import { cleanEnv, readEvents, replay, runCli, tempDir } from './helpers.js';
 
 function toolResultsInPrompt(messages: any[]): any[] {
   return messages.filter((m) => m.role === 'tool').flatMap((m) => m.content.filter((p: any) => p.type === 'tool-result'));
@@ -16,7 +17,11 @@ describe('execute output longer than 30,000 characters', { timeout: 120_000 }, (
     const command = `node -e "for (let i = 1; i <= 2000; i++) console.log('row ' + String(i).padStart(5, '0') + ' ' + 'x'.repeat(29))"`;
     const model = replay(dir, [{ toolCalls: [{ toolName: 'execute', input: { command }, id: 'big' }] }, { text: 'seen' }]);
     // `node -e` runs inline code: only an allow rule lets it run without a person.
-    const r = await runCli(['run', 'print a lot', '--model', model, '--workspace', workspace, '--task-id', 'long', '--events', events, '--allow', 'node -e']);
+    // The default data dir is outside the workspace: $XDG_STATE_HOME/aibuddy/<workspace id>.
+    const state = join(dir, 'state');
+    const r = await runCli(['run', 'print a lot', '--model', model, '--workspace', workspace, '--task-id', 'long', '--events', events, '--allow', 'node -e'], {
+      env: cleanEnv({ XDG_STATE_HOME: state }),
+    });
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
 
@@ -38,12 +43,14 @@ describe('execute output longer than 30,000 characters', { timeout: 120_000 }, (
 
     // The compactor kept the raw result; view-call prints it byte for byte.
     const compaction = log.find((e) => e.type === 'compaction' && e.toolCallId === 'big')!;
-    expect(compaction.pointer).toBe(join(workspace, '.aibuddy', 'compacted_outputs', 'long', 'big.json'));
+    const dataDir = join(state, 'aibuddy', workspaceId(workspace));
+    expect(compaction.pointer).toBe(join(dataDir, 'compacted_outputs', 'long', 'big.json'));
+    expect(existsSync(join(workspace, '.aibuddy'))).toBe(false);
     expect(JSON.parse(readFileSync(compaction.pointer, 'utf8')).output.stdout).toBe(full);
-    const view = await runCli(['view-call', 'big', '--task-id', 'long', '--data-dir', join(workspace, '.aibuddy')]);
+    const view = await runCli(['view-call', 'big', '--task-id', 'long', '--data-dir', dataDir]);
     expect(view.code).toBe(0);
     expect(view.stdout).toBe(full);
-    const missing = await runCli(['view-call', 'nope', '--data-dir', join(workspace, '.aibuddy')]);
+    const missing = await runCli(['view-call', 'nope', '--data-dir', dataDir]);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/\[projection\] no saved result for call "nope".*Fix:/);
   });

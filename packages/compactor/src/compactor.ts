@@ -3,7 +3,9 @@ import type { TiktokenEncoding } from 'tiktoken';
 import type { CompactDecision, CompactHook, ModelOutput } from '@aibuddy/registry';
 import { CompactorError } from './errors.js';
 import { droppedNote, headTailTrim, modelOutputText, recoveryNote, toModelOutput, VIEW_TOOL_CALL } from './model-view.js';
+import { savedCallReader } from './find-call.js';
 import { createResultStore } from './result-store.js';
+import type { TaskStore } from './task-store.js';
 import type { ResultStore, RetentionPolicy, StoredResult } from './result-store.js';
 import { summarizeResult } from './summarize.js';
 import { createTokenCounter } from './token-counter.js';
@@ -84,22 +86,43 @@ export interface CompactionEvent {
   pointer?: string;
   /** Exactly what later model steps are sent for this result. */
   model: ModelOutput;
+  /**
+   * `input` when this event is about the call's input (then the token counts are the input's and
+   * `compactedInput` is what later steps get instead of it); absent for results.
+   */
+  part?: 'input';
+  /** The compact input later model steps get in place of the raw input (see `CompactInputDecision`). */
+  compactedInput?: unknown;
 }
 
-/** The outcome of compacting one result. */
-export type CompactionOutcome =
-  | {
-      /** The result is sent as it is. */
-      kind: 'untouched';
-      /** Why (below the threshold, exempt, kept by its hook, compacted form not smaller, stopped, failed). */
-      reason: string;
-      /** Tokens of the view, when counted. */
-      tokens?: number;
-    }
-  | ({
-      /** The result is replaced by a smaller view. */
-      kind: 'compacted';
-    } & Omit<CompactionEvent, 'type'>);
+/** A compacted input, part of an outcome. */
+export interface CompactedInputPart {
+  /** What later model steps get in place of the raw input. */
+  compactedInput?: unknown;
+  /** Tokens of the raw input (as JSON). */
+  originalInputTokens?: number;
+  /** Tokens of the compact input. */
+  compactedInputTokens?: number;
+}
+
+/** The outcome of compacting one result (and, for tools whose hook says so, its input). */
+export type CompactionOutcome = CompactedInputPart &
+  (
+    | {
+        /** The result is sent as it is. */
+        kind: 'untouched';
+        /** Why (below the threshold, exempt, kept by its hook, compacted form not smaller, stopped, failed). */
+        reason: string;
+        /** Tokens of the view, when counted. */
+        tokens?: number;
+        /** Where the raw call was saved, when its input was compacted. */
+        pointer?: string;
+      }
+    | ({
+        /** The result is replaced by a smaller view. */
+        kind: 'compacted';
+      } & Omit<CompactionEvent, 'type'>)
+  );
 
 /** Options of {@link createCompactor}. */
 export interface CompactorOptions {
@@ -121,6 +144,11 @@ export interface CompactorOptions {
   retention?: RetentionPolicy;
   /** Use this store instead of one over `dataDir` (tests, custom retention). */
   store?: ResultStore;
+  /**
+   * The host's task store (`createTaskStore`): `view_tool_call` then also reads calls that were
+   * saved raw without being compacted.
+   */
+  taskStore?: TaskStore;
   /** A user stop for the whole run: aborts every background compaction. */
   signal?: AbortSignal;
   /** Receives one event per compacted result (for the host's log). Must not throw. */
@@ -181,6 +209,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
   const ownsCounter = options.tokenCounter === undefined;
   const counter = options.tokenCounter ?? createTokenCounter(options.encoding ? { encoding: options.encoding } : {});
   const store = options.store ?? createResultStore({ dataDir: options.dataDir, ...(options.retention ? { retention: options.retention } : {}) });
+  const reader = savedCallReader(store, options.taskStore);
   let stop = new AbortController();
   const jobs = new Map<string, Promise<CompactionOutcome>>();
   const maxTracked = options.maxTrackedCalls ?? DEFAULT_MAX_TRACKED_CALLS;
@@ -223,7 +252,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
     return signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
   };
 
-  const decide = async (input: CompactionInput, text: string, tokens: number, signal: AbortSignal) => {
+  const decide = async (input: CompactionInput, text: string, tokens: number, signal: AbortSignal, inputTokens?: number) => {
     const hook = input.definition?.compact;
     if (!hook) return { decision: undefined, source: 'default' as const };
     try {
@@ -235,6 +264,8 @@ export function createCompactor(options: CompactorOptions): Compactor {
         tokens,
         modelText: text,
         targetTokens,
+        threshold,
+        ...(inputTokens !== undefined ? { inputTokens } : {}),
         signal,
       });
       return { decision, source: 'hook' as const };
@@ -248,12 +279,74 @@ export function createCompactor(options: CompactorOptions): Compactor {
     }
   };
 
+  /**
+   * A large INPUT (a whole file to write) is compacted by the tool's hook only: there is no generic
+   * compact form of an argument. The hook is asked once, for both parts; the output part of its
+   * answer applies only when the output itself reaches the threshold.
+   */
   const compactNow = async (input: CompactionInput, signal: AbortSignal): Promise<CompactionOutcome> => {
     if (input.error !== undefined) return { kind: 'untouched', reason: 'the call failed' };
     if (!input.modelOutput) return { kind: 'untouched', reason: 'no model view' };
     if (input.toolName === VIEW_TOOL_CALL || input.definition?.exemptFromCompaction) {
       return { kind: 'untouched', reason: 'exempt from compaction' };
     }
+    const inputText = input.definition?.compact && typeof input.input === 'object' && input.input !== null ? JSON.stringify(input.input) : '';
+    if (inputText === '' || counter.isCertainlyBelow(inputText, threshold)) return compactOutput(input, signal);
+    const inputTokens = await counter.countAsync(inputText, signal);
+    if (inputTokens < threshold) return compactOutput(input, signal);
+    const text = modelOutputText(input.modelOutput);
+    const preset = await decide(input, text, await counter.countAsync(text, signal), signal, inputTokens);
+    const compactInput = preset.decision?.input;
+    if (compactInput === undefined) return compactOutput(input, signal, preset);
+    const compactInputTokens = await counter.countAsync(JSON.stringify(compactInput), signal);
+    if (compactInputTokens >= inputTokens) return compactOutput(input, signal, preset);
+    const inputPart = { compactedInput: compactInput, originalInputTokens: inputTokens, compactedInputTokens: compactInputTokens };
+    const outcome = await compactOutput(input, signal, preset, inputPart);
+    if (outcome.kind === 'compacted' && outcome.strategy !== 'drop') return { ...outcome, ...inputPart };
+    // Only the input shrinks: its raw form is saved (with the output) before the pointer is shown.
+    if (signal.aborted) throw signal.reason;
+    const outputTokens = (outcome.kind === 'untouched' ? outcome.tokens : undefined) ?? (await counter.countAsync(text, signal));
+    const path = await store.write(
+      {
+        version: 1,
+        taskId: input.taskId ?? null,
+        toolCallId: input.toolCallId,
+        toolName: input.toolName,
+        input: input.input,
+        output: input.output,
+        modelText: text === input.output ? null : text,
+        strategy: 'keep',
+        originalTokens: outputTokens,
+        compactedTokens: outputTokens,
+        compacted: input.modelOutput,
+        compactedInput: compactInput,
+        createdAt: new Date().toISOString(),
+      },
+      signal,
+    );
+    emit({
+      type: 'compaction',
+      part: 'input',
+      toolCallId: input.toolCallId,
+      toolName: input.toolName,
+      strategy: 'trim',
+      source: 'hook',
+      originalTokens: inputTokens,
+      compactedTokens: compactInputTokens,
+      pointer: path,
+      model: input.modelOutput,
+      compactedInput: compactInput,
+    });
+    return { ...outcome, ...inputPart, pointer: path };
+  };
+
+  const compactOutput = async (
+    input: CompactionInput & { modelOutput?: ModelOutput | undefined },
+    signal: AbortSignal,
+    preset?: Awaited<ReturnType<typeof decide>>,
+    inputPart?: { compactedInput: unknown },
+  ): Promise<CompactionOutcome> => {
+    if (!input.modelOutput) return { kind: 'untouched', reason: 'no model view' };
     if (input.modelOutput.type === 'content' && input.modelOutput.value.some((part) => part.type !== 'text')) {
       // Images and files are not text: trimming their base64 would only corrupt them.
       return { kind: 'untouched', reason: 'media content is not compacted' };
@@ -263,7 +356,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
     const tokens = await counter.countAsync(text, signal);
     if (tokens < threshold) return { kind: 'untouched', reason: 'below the threshold', tokens };
 
-    let { decision, source } = await decide(input, text, tokens, signal);
+    let { decision, source } = preset ?? (await decide(input, text, tokens, signal));
     if (decision?.strategy === 'keep') return { kind: 'untouched', reason: 'kept by the tool\'s compact hook', tokens };
     if (decision?.strategy === 'drop' && !input.definition?.disposable) {
       warn(new CompactorError(
@@ -339,6 +432,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
       originalTokens: tokens,
       compactedTokens,
       compacted: model,
+      ...(inputPart ? { compactedInput: inputPart.compactedInput } : {}),
       createdAt: new Date().toISOString(),
     };
     // The pointer may only be shown once the file it points to exists.
@@ -379,7 +473,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
       // The early exit only for text views (O(1) or a byte count of < 2,500 characters); turning a
       // JSON view into text could cost milliseconds for a large result, so that waits for the job.
       const view = info.modelOutput;
-      if ((view.type === 'text' || view.type === 'error-text') && counter.isCertainlyBelow(view.value, threshold)) return;
+      if ((view.type === 'text' || view.type === 'error-text') && counter.isCertainlyBelow(view.value, threshold) && !inputMayBeLarge(info, threshold)) return;
       track(key(info.taskId, info.toolCallId), new Promise<void>((resolve) => setImmediate(resolve)).then(() => run(info)));
     },
     async resolveModelOutput(info) {
@@ -402,7 +496,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
       return jobs.get(key(taskId, toolCallId));
     },
     async view(request) {
-      return readPage(store, request);
+      return readPage(reader, request);
     },
     async whenIdle() {
       await Promise.allSettled([...jobs.values()]);
@@ -421,6 +515,15 @@ export function createCompactor(options: CompactorOptions): Compactor {
       if (ownsCounter) counter.free();
     },
   };
+}
+
+/** A cheap upper bound for the caller's path: could this call's input reach the threshold (its hook may compact it)? */
+function inputMayBeLarge(info: CompactionInput, threshold: number): boolean {
+  if (!info.definition?.compact || typeof info.input !== 'object' || info.input === null) return false;
+  let chars = 0;
+  for (const value of Object.values(info.input)) chars += typeof value === 'string' ? value.length : 64;
+  // A token is at least one character: fewer characters than the threshold are certainly below it.
+  return chars >= threshold;
 }
 
 function withoutType(event: CompactionEvent): Omit<CompactionEvent, 'type'> {

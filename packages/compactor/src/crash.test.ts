@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,8 +18,9 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'compactor-crash-'));
   moduleDir = join(work, 'lib');
   await mkdir(moduleDir);
-  const ts = createRequire(import.meta.url)('typescript') as typeof import('typescript');
-  for (const name of ['result-store', 'safe-name', 'errors']) {
+  const require = createRequire(import.meta.url);
+  const ts = require('typescript') as typeof import('typescript');
+  for (const name of ['result-store', 'safe-name', 'errors', 'safe-fs', 'stored-records']) {
     const source = await readFile(join(here, `${name}.ts`), 'utf8');
     const { outputText } = ts.transpileModule(source, {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
@@ -27,6 +28,9 @@ beforeAll(async () => {
     await writeFile(join(moduleDir, `${name}.js`), outputText);
   }
   await writeFile(join(moduleDir, 'package.json'), '{"type":"module"}');
+  // The records are validated with zod: the child resolves the same copy the package uses.
+  await mkdir(join(moduleDir, 'node_modules'));
+  await symlink(dirname(require.resolve('zod/package.json')), join(moduleDir, 'node_modules', 'zod'));
 });
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });

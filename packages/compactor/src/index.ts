@@ -6,6 +6,7 @@ export {
   DEFAULT_TARGET_TOKENS,
 } from './compactor.js';
 export type {
+  CompactedInputPart,
   CompactableTool,
   CompactionEvent,
   CompactionInput,
@@ -28,6 +29,13 @@ export type { RebuildContextOptions } from './rebuild-context.js';
 export { COMPACTED_OUTPUTS_DIR, createResultStore, NO_TASK_FOLDER } from './result-store.js';
 export type { PruneReport, ResultStore, ResultStoreOptions, RetentionPolicy, StoredResult } from './result-store.js';
 export { safeName } from './safe-name.js';
+export { atomicWriteFile, readFileNoFollow, realFolder, syncFolder } from './safe-fs.js';
+export type { AtomicWriteOptions } from './safe-fs.js';
+export { callRecordSchema, historyRecordSchema, storedResultSchema, taskRecordSchema } from './stored-records.js';
+export { createTaskStore, TASKS_DIR } from './task-store.js';
+export type { CallRecord, FinishedCall, HistoryRecord, TaskRecord, TaskStatus, TaskStore, TaskStoreOptions } from './task-store.js';
+export { findSavedCall, savedCallReader } from './find-call.js';
+export type { SavedCall, SavedCallReader } from './find-call.js';
 export type { SafeNameOptions } from './safe-name.js';
 export { summarizeResult } from './summarize.js';
 export type { SummarizeArgs } from './summarize.js';

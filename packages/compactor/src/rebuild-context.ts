@@ -127,13 +127,6 @@ export async function rebuildContext(messages: readonly ModelMessage[], options:
       userTexts.push(text);
     }
 
-    const kept = new Set(calls.map((c) => c.toolCallId));
-    const assistantContent = message.content.filter((part) => {
-      if (part.type === 'tool-call' && part.providerExecuted !== true && !kept.has(part.toolCallId)) return false; // a repeated id
-      return !((part.type === 'tool-call' || part.type === 'tool-approval-request') && normalised.has(part.toolCallId));
-    });
-    if (assistantContent.length > 0) out.push({ ...message, content: assistantContent });
-
     const toolContent: ToolPart[] = [];
     for (const call of calls) {
       if (normalised.has(call.toolCallId)) continue;
@@ -146,10 +139,29 @@ export async function rebuildContext(messages: readonly ModelMessage[], options:
       }
     }
     toolContent.push(...otherParts.filter((p) => p.type !== 'tool-approval-response' || !normalisedApproval(message, p, normalised)));
+
+    // Results first (compacting one also decides its call's input), then the calls with their inputs.
+    const kept = new Set(calls.map((c) => c.toolCallId));
+    const assistantContent: AssistantPart[] = [];
+    for (const part of message.content) {
+      if (part.type === 'tool-call' && part.providerExecuted !== true && !kept.has(part.toolCallId)) continue; // a repeated id
+      if ((part.type === 'tool-call' || part.type === 'tool-approval-request') && normalised.has(part.toolCallId)) continue;
+      assistantContent.push(isLocalCall(part) ? await compactedCall(part, options) : part);
+    }
+    if (assistantContent.length > 0) out.push({ ...message, content: assistantContent });
     if (toolContent.length > 0) out.push({ role: 'tool', content: toolContent });
     for (const text of userTexts) out.push({ role: 'user', content: [{ type: 'text', text }] });
   }
   return out;
+}
+
+/** The call with its compact input, when its tool's hook gave one (the raw input stays on disk). */
+async function compactedCall(call: ToolCallPart, options: RebuildContextOptions): Promise<ToolCallPart> {
+  const compactor = options.compactor;
+  if (!compactor || call.toolName === VIEW_TOOL_CALL) return call;
+  const seen = await compactor.outcomeOf(options.taskId, call.toolCallId);
+  const compact = seen ? seen.compactedInput : (await compactor.store.read(options.taskId, call.toolCallId).catch(() => undefined))?.compactedInput;
+  return compact === undefined ? call : { ...call, input: compact };
 }
 
 function normalisedApproval(message: AssistantModelMessage, part: ToolPart, normalised: Set<string>): boolean {

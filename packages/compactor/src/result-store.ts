@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ModelOutput } from '@aibuddy/registry';
 import { CompactorError } from './errors.js';
+import { atomicWriteFile, readFileNoFollow, realFolder } from './safe-fs.js';
 import { safeName } from './safe-name.js';
+import { parseStoredResult } from './stored-records.js';
 
 /** The folder under the data dir that holds persisted raw results. */
 export const COMPACTED_OUTPUTS_DIR = 'compacted_outputs';
@@ -26,14 +29,20 @@ export interface StoredResult {
   output: unknown;
   /** The model view before compaction, as text; `null` when it is the output string itself (stored once). */
   modelText: string | null;
-  /** How the result was compacted. */
-  strategy: 'trim' | 'summary';
+  /** How the result was compacted (`keep`: only the input was). */
+  strategy: 'trim' | 'summary' | 'keep';
   /** Tokens of the model view before compaction. */
   originalTokens: number;
   /** Tokens of the compacted view. */
   compactedTokens: number;
   /** The compacted model view (used to rebuild the context of a resumed run). */
   compacted: ModelOutput;
+  /**
+   * The compact form of the input the model is sent in later steps instead of `input` (from the
+   * tool's `compact` hook, for large inputs such as a whole file to write); absent when the input
+   * is sent as it is.
+   */
+  compactedInput?: unknown;
   /** When it was written (ISO 8601). */
   createdAt: string;
 }
@@ -98,12 +107,12 @@ export interface ResultStore {
  * only in case must not share a file there.
  */
 async function probeCaseInsensitive(dir: string): Promise<boolean> {
-  await mkdir(dir, { recursive: true });
   const name = `.Case-Probe-${process.pid}-${randomBytes(4).toString('hex')}`;
   const path = join(dir, name);
-  await writeFile(path, '');
+  const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  await handle.close();
   try {
-    return await stat(join(dir, name.toLowerCase())).then(
+    return await lstat(join(dir, name.toLowerCase())).then(
       () => true,
       () => false,
     );
@@ -112,16 +121,13 @@ async function probeCaseInsensitive(dir: string): Promise<boolean> {
   }
 }
 
-function isMissing(error: unknown): boolean {
-  return (error as NodeJS.ErrnoException)?.code === 'ENOENT';
-}
-
 /** Creates a {@link ResultStore} over a data dir. */
 export function createResultStore(options: ResultStoreOptions): ResultStore {
   if (typeof options.dataDir !== 'string' || options.dataDir === '') {
     throw new CompactorError('the result store needs a data dir (dataDir); pass the host\'s data dir.');
   }
-  const root = join(options.dataDir, COMPACTED_OUTPUTS_DIR);
+  const dataDir = options.dataDir;
+  const root = join(dataDir, COMPACTED_OUTPUTS_DIR);
   const now = options.now ?? Date.now;
   const pruneIntervalMs = options.pruneIntervalMs ?? 60_000;
   const staleTempMs = options.staleTempMs ?? 10 * 60_000;
@@ -129,53 +135,61 @@ export function createResultStore(options: ResultStoreOptions): ResultStore {
   let caseInsensitive = false;
   let probed: Promise<void> | undefined;
   const ready = () =>
-    (probed ??= probeCaseInsensitive(root).then(
-      (folds) => {
-        caseInsensitive = folds;
-      },
-      () => {
-        // Cannot probe (read-only data dir): assume the cautious, case-folding rule.
-        caseInsensitive = true;
-      },
-    ));
+    (probed ??= realFolder(dataDir, [COMPACTED_OUTPUTS_DIR], true)
+      .then((dir) => probeCaseInsensitive(dir!))
+      .then(
+        (folds) => {
+          caseInsensitive = folds;
+        },
+        (error: unknown) => {
+          // A refused symlink must refuse every later operation too, not only the probe.
+          if (CompactorError.isInstance(error)) {
+            probed = undefined;
+            throw error;
+          }
+          // Cannot probe (read-only data dir): assume the cautious, case-folding rule.
+          caseInsensitive = true;
+        },
+      ));
 
   const taskFolder = (taskId: string | undefined | null) =>
     taskId === undefined || taskId === null ? NO_TASK_FOLDER : safeName(taskId, { caseInsensitive });
-  const pathFor = (taskId: string | undefined | null, toolCallId: string) =>
-    join(root, taskFolder(taskId), `${safeName(toolCallId, { caseInsensitive })}.json`);
+  const fileName = (toolCallId: string) => `${safeName(toolCallId, { caseInsensitive })}.json`;
+  const pathFor = (taskId: string | undefined | null, toolCallId: string) => join(root, taskFolder(taskId), fileName(toolCallId));
 
   const prune = async (policy: RetentionPolicy | undefined = options.retention): Promise<PruneReport> => {
     lastPrune = now();
     const report: PruneReport = { removed: 0, freedBytes: 0 };
-    let folders: string[];
-    try {
-      folders = await readdir(root);
-    } catch (error) {
-      if (isMissing(error)) return report;
-      throw error;
-    }
+    // The store's own tree only: a symlinked data dir or `compacted_outputs` is refused, a
+    // symlinked task folder or file is skipped (never followed, never deleted through).
+    const base = await realFolder(dataDir, [COMPACTED_OUTPUTS_DIR], false);
+    if (base === undefined) return report;
+    const folders = (await readdir(base, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
     const files: { path: string; size: number; mtime: number }[] = [];
     for (const folder of folders) {
-      const dir = join(root, folder);
-      let names: string[];
+      const dir = join(base, folder);
+      const info = await lstat(dir).catch(() => undefined);
+      if (!info?.isDirectory()) continue;
+      let entries;
       try {
-        names = await readdir(dir);
+        entries = await readdir(dir, { withFileTypes: true });
       } catch {
         continue;
       }
-      for (const name of names) {
-        const path = join(dir, name);
-        const info = await stat(path).catch(() => undefined);
-        if (!info?.isFile()) continue;
-        if (name.endsWith('.tmp')) {
-          if (now() - info.mtimeMs > staleTempMs) await unlink(path).catch(() => undefined);
+      for (const entry of entries) {
+        if (!entry.isFile()) continue;
+        const path = join(dir, entry.name);
+        const stats = await lstat(path).catch(() => undefined);
+        if (!stats?.isFile()) continue;
+        if (entry.name.endsWith('.tmp')) {
+          if (now() - stats.mtimeMs > staleTempMs) await unlinkInside(dir, path);
           continue;
         }
-        if (name.endsWith('.json')) files.push({ path, size: info.size, mtime: info.mtimeMs });
+        if (entry.name.endsWith('.json')) files.push({ path, size: stats.size, mtime: stats.mtimeMs });
       }
     }
     const remove = async (file: { path: string; size: number }) => {
-      await unlink(file.path).catch(() => undefined);
+      await unlinkInside(join(file.path, '..'), file.path);
       report.removed++;
       report.freedBytes += file.size;
     };
@@ -195,7 +209,7 @@ export function createResultStore(options: ResultStoreOptions): ResultStore {
         await remove(oldest);
       }
     }
-    for (const folder of folders) await rmdir(join(root, folder)).catch(() => undefined);
+    for (const folder of folders) await rmdir(join(base, folder)).catch(() => undefined);
     return report;
   };
 
@@ -203,57 +217,43 @@ export function createResultStore(options: ResultStoreOptions): ResultStore {
     root,
     pathFor: (taskId, toolCallId) => pathFor(taskId, toolCallId),
     async write(record, signal) {
+      if (signal?.aborted) throw signal.reason;
       await ready();
-      const finalPath = pathFor(record.taskId, record.toolCallId);
-      const dir = join(root, taskFolder(record.taskId));
-      const tempPath = join(dir, `.${safeName(record.toolCallId, { caseInsensitive }).slice(0, 80)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-      const data = JSON.stringify(record);
-      try {
-        if (signal?.aborted) throw signal.reason;
-        await mkdir(dir, { recursive: true });
-        const handle = await open(tempPath, 'wx', 0o600);
-        try {
-          await handle.writeFile(data, 'utf8');
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        if (signal?.aborted) throw signal.reason;
-        await options.beforeRename?.(tempPath);
-        if (signal?.aborted) throw signal.reason;
-        await rename(tempPath, finalPath);
-      } catch (error) {
-        await rm(tempPath, { force: true }).catch(() => undefined);
-        throw error;
-      }
+      const dir = await realFolder(dataDir, [COMPACTED_OUTPUTS_DIR, taskFolder(record.taskId)], true);
+      const finalPath = await atomicWriteFile(dir!, fileName(record.toolCallId), JSON.stringify(record), {
+        signal,
+        beforeRename: options.beforeRename,
+      });
       if (options.retention && now() - lastPrune >= pruneIntervalMs) void prune().catch(() => undefined);
       return finalPath;
     },
     async read(taskId, toolCallId) {
       await ready();
-      let text: string;
+      const path = pathFor(taskId, toolCallId);
+      let text: string | undefined;
       try {
-        text = await readFile(pathFor(taskId, toolCallId), 'utf8');
+        const dir = await realFolder(dataDir, [COMPACTED_OUTPUTS_DIR, taskFolder(taskId)], false);
+        text = dir === undefined ? undefined : await readFileNoFollow(path);
       } catch (error) {
-        if (isMissing(error)) return undefined;
+        if (CompactorError.isInstance(error)) throw error;
         throw new CompactorError(`could not read the stored result of call "${toolCallId}": ${(error as Error).message}`, {
           toolCallId,
           cause: error,
         });
       }
-      let record: StoredResult;
-      try {
-        record = JSON.parse(text) as StoredResult;
-      } catch (error) {
-        throw new CompactorError(`the stored result of call "${toolCallId}" is not valid JSON; remove ${pathFor(taskId, toolCallId)}.`, {
-          toolCallId,
-          cause: error,
-        });
-      }
+      if (text === undefined) return undefined;
+      const record = parseStoredResult(text, path, toolCallId);
       // Hashed names cannot be reversed: the record itself says whose it is.
       if (record.toolCallId !== toolCallId || record.taskId !== (taskId ?? null)) return undefined;
       return record;
     },
     prune,
   };
+}
+
+/** Unlinks `path` only when its folder is still a real folder (not swapped for a link meanwhile). */
+async function unlinkInside(dir: string, path: string): Promise<void> {
+  const info = await lstat(dir).catch(() => undefined);
+  if (!info?.isDirectory()) return;
+  await unlink(path).catch(() => undefined);
 }

@@ -1,6 +1,7 @@
 import { ToolError } from '@aibuddy/registry';
 import { headOf } from './model-view.js';
-import type { ResultStore, StoredResult } from './result-store.js';
+import type { SavedCall } from './find-call.js';
+import type { StoredResult } from './result-store.js';
 
 /** Page size of `view_tool_call` when the model gives no limit, in characters. */
 export const DEFAULT_VIEW_LIMIT = 10_000;
@@ -43,14 +44,17 @@ export interface ViewPage {
 }
 
 /** The text `view_tool_call` pages through for one part of a record. */
-export function partText(record: StoredResult, part: ViewPart): string {
+export function partText(record: Pick<StoredResult, 'input' | 'output' | 'modelText'>, part: ViewPart): string {
   const value = part === 'output' ? record.output : part === 'input' ? record.input : (record.modelText ?? record.output);
   if (typeof value === 'string') return value;
   return JSON.stringify(value, null, 2) ?? 'null';
 }
 
 /** Reads one page of a stored call; a missing record or a bad range is a clear `execution` error. */
-export async function readPage(store: ResultStore, request: ViewRequest): Promise<ViewPage> {
+export async function readPage(
+  store: { read(taskId: string | undefined, toolCallId: string): Promise<Pick<SavedCall, 'toolCallId' | 'toolName' | 'input' | 'output' | 'modelText'> | undefined> },
+  request: ViewRequest,
+): Promise<ViewPage> {
   const part = request.part ?? 'output';
   const offset = request.offset ?? 0;
   const limit = Math.min(request.limit ?? DEFAULT_VIEW_LIMIT, MAX_VIEW_LIMIT);
@@ -66,7 +70,7 @@ export async function readPage(store: ResultStore, request: ViewRequest): Promis
       stage: 'execution',
       toolName: 'view_tool_call',
       retryable: false,
-      hint: 'Only compacted results (those whose view ends with a view_tool_call note) are saved; use the id from that note.',
+      hint: 'Use the id from a compacted result\'s note (or of a call of this task when the host saves every call).',
     });
   }
   const text = partText(record, part);

@@ -4,6 +4,7 @@ export type { InputIssue, InputValidation, JsonSchema, NormalizedInputSchema, To
 export type {
   AnyToolDefinition,
   CompactDecision,
+  CompactInputDecision,
   CompactHook,
   CompactHookArgs,
   ImpactAssessment,

@@ -47,8 +47,19 @@ export interface ResultHookArgs<INPUT = unknown, OUTPUT = unknown> {
   output: OUTPUT;
 }
 
-/** What a tool's `compact` hook decides for a large result. */
-export type CompactDecision =
+/**
+ * A compact form of the call's INPUT, which later model steps get in place of the raw input (for
+ * example a whole file to write replaced by its size, digest, first and last lines and a note on
+ * how to read it back). Applied only when the input reaches the compaction threshold; the raw
+ * input is kept and readable with `view_tool_call` (`part: "input"`).
+ */
+export interface CompactInputDecision {
+  /** The compact input (a JSON object, like the input itself). Omit to keep the input as it is. */
+  input?: { [key: string]: JsonValue };
+}
+
+/** What a tool's `compact` hook decides for a large result (and, optionally, a large input). */
+export type CompactDecision = CompactInputDecision & (
   /** Keep the result as it is (it is only sent when no smaller form exists). */
   | { strategy: 'keep' }
   /** Structured trimming: the hook returns the trimmed model view itself. */
@@ -56,12 +67,20 @@ export type CompactDecision =
   /** Ask the host-injected model for a summary; `focus` tells it what to keep. */
   | { strategy: 'summary'; focus?: string }
   /** Drop the result after use; allowed only for tools declared `disposable`. No recovery pointer. */
-  | { strategy: 'drop' };
+  | { strategy: 'drop' }
+);
 
 /** Arguments of the `compact` hook. */
 export interface CompactHookArgs<INPUT = unknown, OUTPUT = unknown> extends ResultHookArgs<INPUT, OUTPUT> {
   /** Token count of the model view before compaction. */
   tokens: number;
+  /**
+   * Token count of the input as JSON, when the compactor counted it (it does when the hook may
+   * compact the input: the input reached the threshold). Below the threshold it is absent or smaller.
+   */
+  inputTokens?: number;
+  /** The compaction threshold in tokens: only a part (result or input) of at least this size is compacted. */
+  threshold?: number;
   /** The model view before compaction, as text. */
   modelText: string;
   /** The token budget a compacted form should aim for. */

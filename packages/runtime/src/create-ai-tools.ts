@@ -20,9 +20,15 @@ import type { ConfirmationGate } from './confirmation-gate.js';
 import { hasSdkApprovalRequest } from './sdk-approval.js';
 import { defaultModelOutput, modelOutputText } from './model-output.js';
 import { abortReason, raceAbort } from './abort.js';
+import { createBeatSource, withHeartbeats } from './heartbeat-stream.js';
+import type { HeartbeatingResult } from './heartbeat-stream.js';
+import { stopReason } from './stop-reason.js';
 
-/** Default period of heartbeats for running tools. */
+/** Default period of heartbeats for running tools (fixed by the design: every 30 s). */
 export const DEFAULT_HEARTBEAT_INTERVAL_MS = 30_000;
+
+/** How many finished calls whose view was already given stay in memory (older ones are forgotten). */
+export const RETAINED_FINISHED_CALLS = 64;
 
 /** What the runtime knows about a finished call; given to lifecycle hooks. */
 export interface ToolExecutionEndInfo {
@@ -103,7 +109,11 @@ export interface CreateAiToolsOptions {
   hooks?: RuntimeHooks | readonly RuntimeHooks[];
   /** Stops every call of this run (a user stop). Combined with the AI SDK's own signal. */
   signal?: AbortSignal;
-  /** Heartbeat period for running calls (default 30 s). Injectable so tests stay fast. */
+  /**
+   * Heartbeat period for running calls (default 30 s; `0` disables them). Each heartbeat is a client
+   * event and a preliminary tool result the AI SDK counts as a stream chunk, so
+   * `streamText({ timeout: { chunkMs } })` never aborts a call that is alive. Never model context.
+   */
   heartbeatIntervalMs?: number;
   /**
    * Decides high-impact calls (those whose tool's `impact` returns an assessment). Without it,
@@ -147,6 +157,20 @@ export function createAiTools(
   };
   const calls = new Map<string, CallRecord>();
   const tools: ToolSet = {};
+  const heartbeatInterval = options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
+  // The SDK asks for a result's view when it builds the next step's messages (and again only when
+  // a UI history is converted back). Holding every raw output for the life of the tool map would
+  // keep them all in memory: records whose view was given are kept for the latest few calls only.
+  const retired = new Set<string>();
+  const retire = (toolCallId: string) => {
+    retired.delete(toolCallId);
+    retired.add(toolCallId);
+    for (const old of retired) {
+      if (retired.size <= RETAINED_FINISHED_CALLS) break;
+      retired.delete(old);
+      calls.delete(old);
+    }
+  };
   const gate = options.confirmation;
   const ledger = gate?.ledger ?? createApprovalLedger();
   const authorize = gate ? gate.authorize : options.authorize;
@@ -193,7 +217,7 @@ export function createAiTools(
       }
     };
 
-    const execute = async (rawInput: unknown, sdk: ToolExecutionOptions): Promise<unknown> => {
+    const run = async (rawInput: unknown, sdk: ToolExecutionOptions, beats: { beat(): void }): Promise<unknown> => {
       const started = Date.now();
       const toolCallId = sdk.toolCallId;
       const signals = [sdk.abortSignal, options.signal].filter((s): s is AbortSignal => s !== undefined);
@@ -254,27 +278,22 @@ export function createAiTools(
         }
       }
 
-      const interval = options.heartbeatIntervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
-      const timer = interval > 0 ? setInterval(() => emit({ type: 'heartbeat', toolCallId }), interval) : undefined;
-      timer?.unref?.();
       const context: ToolExecutionContext = {
         toolCallId,
         signal,
         taskId: options.taskId,
         services: options.services ?? {},
         emitOutput: (stream, chunk) => emit({ type: 'tool-output', toolCallId, stream, chunk }),
-        heartbeat: () => emit({ type: 'heartbeat', toolCallId }),
+        heartbeat: () => beats.beat(),
       };
       let output: unknown;
       try {
         output = await raceAbort(Promise.resolve().then(() => definition.execute(input, context)), signal);
       } catch (error) {
         const toolError = signal.aborted && !ToolError.isInstance(error)
-          ? new ToolError(`stopped: ${abortReason(signal)}.`, { stage: 'execution', toolName, retryable: false, sideEffectsPossible: true, cause: error })
+          ? new ToolError(`stopped: ${stopReason(signal, heartbeatInterval)}.`, { stage: 'execution', toolName, retryable: false, sideEffectsPossible: true, cause: error })
           : toToolError(error, 'execution', toolName);
         return fail(toolError, info, started);
-      } finally {
-        if (timer) clearInterval(timer);
       }
 
       let modelOutput: ModelOutput;
@@ -295,6 +314,24 @@ export function createAiTools(
       return output;
     };
 
+    // From the first moment to the last (a person deciding counts too), the call beats: each beat
+    // is a client event and, for the AI SDK, a preliminary result that resets the chunk timeout.
+    const execute = (rawInput: unknown, sdk: ToolExecutionOptions): HeartbeatingResult<unknown> => {
+      const source = createBeatSource();
+      const beats = {
+        beat: () => {
+          emit({ type: 'heartbeat', toolCallId: sdk.toolCallId });
+          source.beat();
+        },
+      };
+      const timer = heartbeatInterval > 0 ? setInterval(beats.beat, heartbeatInterval) : undefined;
+      timer?.unref?.();
+      const result = run(rawInput, sdk, beats).finally(() => {
+        if (timer) clearInterval(timer);
+      });
+      return withHeartbeats(result, source);
+    };
+
     const toModelOutput = async ({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: unknown }): Promise<ToolResultOutput> => {
       const record = calls.get(toolCallId);
       if (record?.deniedReason !== undefined) return { type: 'execution-denied', reason: record.deniedReason };
@@ -313,6 +350,7 @@ export function createAiTools(
           record.emitted = true;
           emit({ type: 'tool-result', toolCallId, toolName, client: record.client, model, durationMs: record.info.durationMs });
         }
+        retire(toolCallId);
       }
       return model as ToolResultOutput;
     };

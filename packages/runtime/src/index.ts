@@ -1,4 +1,9 @@
-export { createAiTools, DEFAULT_HEARTBEAT_INTERVAL_MS } from './create-ai-tools.js';
+export { createAiTools, DEFAULT_HEARTBEAT_INTERVAL_MS, RETAINED_FINISHED_CALLS } from './create-ai-tools.js';
+export { createBeatSource, HEARTBEAT_CHUNK, isHeartbeatChunk, withHeartbeats } from './heartbeat-stream.js';
+export type { BeatSource, HeartbeatChunk, HeartbeatingResult } from './heartbeat-stream.js';
+export { isChunkTimeout, stopReason } from './stop-reason.js';
+export { stageOfToolFailure } from './stage-of.js';
+export type { StagedFailure } from './stage-of.js';
 export type {
   AuthorizationDecision,
   AuthorizationRequest,

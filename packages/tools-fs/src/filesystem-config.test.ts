@@ -89,3 +89,37 @@ describe('the group compaction policy', () => {
     expect(compactFilesystemResult(args('write_file', 'x'.repeat(10_000), 10))).toEqual({ strategy: 'keep' });
   });
 });
+
+describe('the group compaction policy for large inputs', () => {
+  const content = Array.from({ length: 3000 }, (_, i) => `line ${i + 1} ${'x'.repeat(30)}`).join('\n');
+  const base = {
+    toolCallId: 'w1',
+    output: {},
+    modelText: 'wrote big.txt',
+    tokens: 5,
+    targetTokens: 1000,
+    threshold: 2500,
+    signal: new AbortController().signal,
+  };
+
+  it('replaces a large write_file content by size, digest, first and last lines and a recovery note', () => {
+    const decision = compactFilesystemResult({ ...base, toolName: 'write_file', input: { path: 'big.txt', content }, inputTokens: 30_000 });
+    expect(decision.strategy).toBe('keep');
+    const compact = decision.input?.content as string;
+    expect(compact.length).toBeLessThan(2_000);
+    expect(compact).toContain(`had ${content.length} characters, 3000 lines, sha256 `);
+    expect(compact).toMatch(/view_tool_call with \{"toolCallId":"w1","part":"input"\}/);
+    expect(compact).toContain('line 1 ');
+    expect(compact).toContain('line 3000 ');
+    expect(compact).toContain('[... 2990 lines omitted ...]');
+    expect(decision.input?.path).toBe('big.txt');
+  });
+
+  it('compacts an edit\'s new_text too, and leaves inputs below the threshold alone', () => {
+    const edit = compactFilesystemResult({ ...base, toolName: 'edit_file', input: { path: 'a', old_text: 'x', new_text: content }, inputTokens: 30_000 });
+    expect(edit.input?.new_text).toMatch(/^\[compacted input: new_text/);
+    expect(edit.input?.old_text).toBe('x');
+    expect(compactFilesystemResult({ ...base, toolName: 'write_file', input: { path: 'a', content }, inputTokens: 2_000 }).input).toBeUndefined();
+    expect(compactFilesystemResult({ ...base, toolName: 'read_file', input: { path: 'a' }, inputTokens: 30_000 }).input).toBeUndefined();
+  });
+});
