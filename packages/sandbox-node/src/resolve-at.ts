@@ -174,13 +174,14 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
  * Locates a path for a file operation: the parent folder is held open and the final entry
  * examined inside it (a final symlink that stays inside is followed). With `create`, missing
  * folders on the way are made, each relative to its held parent. Returns undefined when a folder
- * on the way does not exist; throws `SandboxPathError` for the root itself or anything leading out.
+ * on the way does not exist; throws `SandboxPathError` for anything leading out and
+ * `SandboxNotAFileError` for the root itself.
  */
 export async function locate(root: Root, input: string, options: { create: boolean; operation: string }): Promise<Located | undefined> {
   const { rel, parts } = lexicalParts(root, input);
   const outcome = await walkParts(root, input, rel, parts, { ...options, final: 'entry' });
   if (outcome.kind === 'root') {
-    refuse(input, `${options.operation} needs a file, and this is the workspace root itself`);
+    throw new SandboxNotAFileError(`${options.operation}: "${rel}" is the workspace root folder, not a file.`, { path: rel });
   }
   if (outcome.kind === 'missing') return undefined;
   if (outcome.kind !== 'entry') throw new Error('unreachable');
