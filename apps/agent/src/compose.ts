@@ -3,11 +3,11 @@ import { join, resolve } from 'node:path';
 import type { LanguageModel, PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
 import { createCompactor, rebuildContext, toolResultsConfig } from '@aibuddy/compactor';
 import type { CompactionEvent as CompactorCompactionEvent } from '@aibuddy/compactor';
-import { createDeferredTools } from '@aibuddy/defer';
+import { chooseDeferPath, createDeferredTools, toolSearchPresentation } from '@aibuddy/defer';
 import type { DeferPath } from '@aibuddy/defer';
 import {
   connectMcpServers,
-  createActiveSet,
+  createRunActiveSet,
   createSkillsConfig,
   createToolSearchConfig,
   decideDeferral,
@@ -15,7 +15,7 @@ import {
   parseMcpConfig,
   staticCatalog,
 } from '@aibuddy/discovery';
-import type { DeferralDecision, DeferredToolCatalog, McpConfig, McpManager } from '@aibuddy/discovery';
+import type { DeferralDecision, DeferredToolCatalog, McpConfig, McpManager, ToolSearchPresentation } from '@aibuddy/discovery';
 import { assertConsistent, resolveToolSet, TOOL_CONFIG_METAS, TOOL_NAME_MAP } from '@aibuddy/registry';
 import type { ResolvedToolSet, ServerToolConfig, ToolConfigMeta, ToolServices } from '@aibuddy/registry';
 import { createAiTools, createConfirmationGate, interactionToolConfig } from '@aibuddy/runtime';
@@ -30,7 +30,7 @@ import type { HostConfirmation } from './confirmation.js';
 import type { ModelInfo } from './create-model.js';
 import { AgentStartupError } from './errors.js';
 import { createEventRouter } from './event-router.js';
-import type { AgentEvent, AgentEventSink, CompactionEvent } from './events.js';
+import type { AgentEventSink, CompactionEvent } from './events.js';
 import { unconfiguredConfig } from './pending-configs.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
@@ -114,8 +114,6 @@ export interface ComposedAgent {
     prepareStep?: PrepareStepFunction<ToolSet>;
     experimental_repairToolCall?: ToolCallRepairFunction<ToolSet>;
   };
-  /** Tool names whose events come from the runtime (others are reported from the stream). */
-  runtimeToolNames: ReadonlySet<string>;
   /** The resolved tool set as the model sees it. */
   report: ToolsReport;
   /** Releases everything (MCP connections, sandbox processes, background compaction). */
@@ -139,6 +137,8 @@ function compactionEvent(event: CompactorCompactionEvent): CompactionEvent {
 export interface BuiltInConfigInputs {
   /** Where `tool_search` finds deferred tools. */
   catalog: DeferredToolCatalog;
+  /** How `tool_search` answers the model on this run's defer path (default `schemas`). */
+  toolSearchPresentation?: ToolSearchPresentation | undefined;
   /** The skills folder, if any. */
   skillsDir?: string | undefined;
   /** Receives skill folders that were skipped. */
@@ -151,7 +151,7 @@ export function builtInConfigs(inputs: BuiltInConfigInputs): ServerToolConfig[] 
     filesystemToolConfig,
     shellToolConfig,
     interactionToolConfig,
-    createToolSearchConfig({ catalog: inputs.catalog }),
+    createToolSearchConfig({ catalog: inputs.catalog, ...(inputs.toolSearchPresentation ? { presentation: inputs.toolSearchPresentation } : {}) }),
     inputs.skillsDir
       ? createSkillsConfig({ dir: inputs.skillsDir, ...(inputs.onSkillProblems ? { onProblems: inputs.onSkillProblems as never } : {}) })
       : unconfiguredConfig('skills', ['view_skill'], 'no skills folder given (pass --skills DIR)'),
@@ -175,7 +175,6 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
   const workspace = resolve(options.workspace);
   const dataDir = resolve(options.dataDir ?? join(workspace, '.aibuddy'));
   const router = createEventRouter({ ...(options.onLiveEvent ? { live: options.onLiveEvent } : {}), ...(options.onEvent ? { log: options.onEvent } : {}) });
-  const emit = (event: AgentEvent) => router.emit(event);
   const warn = (message: string) => options.onWarning?.(message);
   const closers: Array<() => Promise<void> | void> = [];
   const close = async () => {
@@ -219,8 +218,11 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     }
 
     const skillsDir = options.skillsDir;
+    const deferModel = { provider: options.model.provider, modelId: options.model.modelId, baseURL: options.model.baseUrl };
+    const deferOverride = options.deferPath ?? 'auto';
     const configs = builtInConfigs({
       catalog: mcp ?? staticCatalog([]),
+      toolSearchPresentation: toolSearchPresentation(chooseDeferPath({ ...deferModel, override: deferOverride }).path),
       skillsDir,
       onSkillProblems: (problems) => warn(`[discovery] skills: ${problems.map((p) => JSON.stringify(p)).join('; ')}`),
     });
@@ -248,13 +250,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     });
 
     const decision: DeferralDecision = mcp?.decision() ?? decideDeferral([]);
-    const activeSet = createActiveSet({
-      core: Object.keys(TOOL_NAME_MAP),
-      direct: decision.direct,
-      deferred: decision.deferred.map((d) => d.name),
-      // Only MCP tools can become unavailable (their server died); everything else always is.
-      ...(mcp ? { isAvailable: (name: string) => !mcp.tools().some((t) => t.name === name) || mcp.isAvailable(name) } : {}),
-    });
+    const activeSet = createRunActiveSet({ core: Object.keys(TOOL_NAME_MAP), decision, mcp });
 
     const services: ToolServices = {
       sandbox,
@@ -274,7 +270,6 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       ...(options.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    const runtimeToolNames = new Set(Object.keys(tools));
     const definitions = new Map(resolved.tools.map((t) => [t.definition.name, t.definition]));
 
     // The compactor rebuilds the history before each step (compact forms with their pointers,
@@ -290,8 +285,8 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     const deferred = createDeferredTools({
       tools,
       decision,
-      model: { provider: options.model.provider, modelId: options.model.modelId, baseURL: options.model.baseUrl },
-      override: options.deferPath ?? 'auto',
+      model: deferModel,
+      override: deferOverride,
       activeSet,
       prepareStep: rebuild,
     });
@@ -311,7 +306,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     };
 
     const callSettings: ComposedAgent['callSettings'] = {
-      tools: router.wrapTools(deferred.callSettings.tools),
+      tools: deferred.callSettings.tools,
       ...(deferred.callSettings.activeTools ? { activeTools: deferred.callSettings.activeTools } : {}),
       prepareStep: deferred.callSettings.prepareStep,
       experimental_repairToolCall: deferred.callSettings.experimental_repairToolCall,
@@ -324,7 +319,6 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       dataDir,
       system: buildSystemPrompt({ workspace, instructions: resolved.instructions }),
       callSettings,
-      runtimeToolNames,
       report,
       close: async () => {
         // Background compactions finish (or are cancelled by the stop) before the data dir is left.

@@ -20,6 +20,8 @@ export type { CatalogTool, DeferredToolCatalog } from './catalog.js';
 
 export { createActiveSet, namesInToolSearchOutput, toolNamesInHistory } from './active-set/active-set.js';
 export type { ActiveSet, ActiveSetOptions, HistoryMessage } from './active-set/active-set.js';
+export { createRunActiveSet } from './active-set/run-active-set.js';
+export type { RunActiveSetOptions } from './active-set/run-active-set.js';
 
 export { TOOL_SEARCH_CONFIG_KEY, TOOL_SEARCH_TOOL_NAME } from './tool-search/constants.js';
 export {
@@ -27,8 +29,9 @@ export {
   DEFAULT_TOOL_SEARCH_LIMIT,
   MAX_TOOL_SEARCH_LIMIT,
   parseSlashRegex,
+  toolReferenceOutput,
 } from './tool-search/tool-search-config.js';
-export type { ToolSearchConfigOptions, ToolSearchResult, ToolSearchResultTool } from './tool-search/tool-search-config.js';
+export type { ToolSearchConfigOptions, ToolSearchPresentation, ToolSearchResult, ToolSearchResultTool } from './tool-search/tool-search-config.js';
 
 export { loadSkills, MAX_SKILL_DESCRIPTION } from './skills/load-skills.js';
 export type { LoadedSkills, Skill, SkillProblem } from './skills/load-skills.js';

@@ -58,8 +58,13 @@ export interface McpManager extends DeferredToolCatalog {
   tools(): McpToolInfo[];
   /** The gate's decision over `tools()` (one function that `defer` and the host both read). */
   decision(): DeferralDecision;
-  /** Whether a tool (namespaced name) can be called now: its server is connected. */
+  /** Whether a tool (namespaced name) can be called now: its server is connected. O(1). */
   isAvailable(name: string): boolean;
+  /**
+   * Whether `name` is one of this manager's MCP tools whose server is not connected now (the only
+   * tools that come and go during a run). False for every other name, MCP or not. O(1).
+   */
+  isUnavailable(name: string): boolean;
   /** `ToolDefinition`s of every available MCP tool (direct and deferred), for `createAiTools`. */
   definitions(): AnyToolDefinition[];
   /** One `ServerToolConfig` per server (key `mcp:<server>`, not core); failed servers yield nothing with the reason. */
@@ -158,6 +163,11 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
     return info !== undefined && byServer.get(info.server)?.status === 'ready';
   };
 
+  const isUnavailable = (name: string) => {
+    const info = current().byName.get(name);
+    return info !== undefined && byServer.get(info.server)?.status !== 'ready';
+  };
+
   const callTool = async (name: string, args: Record<string, unknown>, callOptions: { signal?: AbortSignal } = {}) => {
     const info = current().byName.get(name);
     const connection = info ? byServer.get(info.server) : undefined;
@@ -186,6 +196,7 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
     decision: () => current().decision,
     deferredTools: () => current().deferred,
     isAvailable,
+    isUnavailable,
     definitions: () => [...current().definitions.entries()].filter(([name]) => isAvailable(name)).map(([, d]) => d),
     toolConfigs: () => connections.filter((c) => c.status !== 'disabled').map((c) => serverConfig(c)),
     configMetas: () =>

@@ -30,6 +30,28 @@ export interface ToolSearchConfigOptions {
   activeSet?: ActiveSet;
   /** Tools returned when the model gives no `limit` (default 5). */
   defaultLimit?: number;
+  /**
+   * How results are shown to the model (default `schemas`). `tool-reference` is for the Anthropic
+   * native defer path: the model is sent `tool_reference` blocks and the API loads the referenced
+   * deferred definitions itself. `@aibuddy/defer`'s `toolSearchPresentation(path)` picks it.
+   * The raw output (and so the client's view and the event log) is the same either way.
+   */
+  presentation?: ToolSearchPresentation;
+}
+
+/** How `tool_search` answers the model. */
+export type ToolSearchPresentation =
+  /** Full schemas as JSON; the tools join the offered set at the next step (`activeTools` path). */
+  | 'schemas'
+  /** Anthropic `tool_reference` blocks: the API expands the deferred definitions itself (native path). */
+  | 'tool-reference';
+
+/** Anthropic `tool_reference` content for tool names (what a client-side tool search answers with). */
+export function toolReferenceOutput(names: readonly string[]) {
+  return {
+    type: 'content' as const,
+    value: names.map((toolName) => ({ type: 'custom' as const, providerOptions: { anthropic: { type: 'tool-reference', toolName } } })),
+  };
 }
 
 /** One tool in a `tool_search` result. */
@@ -117,6 +139,12 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
             'Query in words, by tool or server name, or with a regular expression as /pattern/flags.',
           inputSchema,
           disposable: false,
+          ...(options.presentation === 'tool-reference'
+            ? {
+                toModelOutput: ({ output }: { output: ToolSearchResult }) =>
+                  output.tools.length > 0 ? toolReferenceOutput(output.tools.map((t) => t.name)) : output.note,
+              }
+            : {}),
           execute: ({ query, regex, limit }): ToolSearchResult => {
             const tools = options.catalog.deferredTools();
             const slash = regex ? undefined : parseSlashRegex(query);
