@@ -104,15 +104,20 @@ export function parseSlashRegex(query: string): string | undefined {
  * With no deferred tools the config yields nothing, and `resolveToolSet` reports why.
  */
 export function createToolSearchConfig(options: ToolSearchConfigOptions): ServerToolConfig {
-  const indexes = new WeakMap<readonly CatalogTool[], ToolIndex>();
+  // One index (and name lookup) per catalogue version, built once per change: a search then costs the
+  // engine's query time only, never a pass over the catalogue.
+  const indexes = new WeakMap<readonly CatalogTool[], { index: ToolIndex; byName: Map<string, CatalogTool> }>();
   const defaultLimit = Math.min(Math.max(1, options.defaultLimit ?? DEFAULT_TOOL_SEARCH_LIMIT), MAX_TOOL_SEARCH_LIMIT);
   const indexOf = (tools: readonly CatalogTool[]) => {
-    let index = indexes.get(tools);
-    if (!index) {
-      index = createToolIndex(tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, server: t.server })));
-      indexes.set(tools, index);
+    let entry = indexes.get(tools);
+    if (!entry) {
+      entry = {
+        index: createToolIndex(tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, server: t.server }))),
+        byName: new Map(tools.map((t) => [t.name, t])),
+      };
+      indexes.set(tools, entry);
     }
-    return index;
+    return entry;
   };
 
   return {
@@ -130,6 +135,9 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
     },
     create(context: ToolConfigContext) {
       const activeSet = options.activeSet ?? context.services.activeSet;
+      // Built with the tool set, not at the first search: a catalogue's index costs start-up time once
+      // instead of one model step (10,000 tools: a few hundred ms).
+      indexOf(options.catalog.deferredTools());
       return [
         defineTool({
           name: TOOL_SEARCH_TOOL_NAME,
@@ -150,16 +158,16 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
             const slash = regex ? undefined : parseSlashRegex(query);
             const mode = regex || slash !== undefined ? 'regex' : 'text';
             const pattern = slash ?? query;
+            const { index, byName } = indexOf(tools);
             let hits;
             try {
-              hits = indexOf(tools).search(pattern, { limit: limit ?? defaultLimit, regex: mode === 'regex' });
+              hits = index.search(pattern, { limit: limit ?? defaultLimit, regex: mode === 'regex' });
             } catch (error) {
               if (ToolSearchQueryError.isInstance(error)) {
                 throw new ToolError(error.message, { stage: 'parameters', toolName: TOOL_SEARCH_TOOL_NAME, cause: error });
               }
               throw error;
             }
-            const byName = new Map(tools.map((t) => [t.name, t]));
             const found: ToolSearchResultTool[] = [];
             for (const hit of hits) {
               const tool = byName.get(hit.name);
