@@ -124,6 +124,11 @@ export class McpServerConnection {
     if (config.disabled) this.status = 'disabled';
   }
 
+  /** The pid (and process group id) of the running stdio server, if there is one. */
+  get pid(): number | undefined {
+    return this.transport instanceof ProcessGroupStdioTransport ? (this.transport.pid ?? undefined) : undefined;
+  }
+
   /** The last lines the server wrote to stderr. */
   stderrTail(): string {
     return this.stderr.tail();

@@ -37,12 +37,27 @@ const OLD_DRAFTS = /json-schema\.org\/draft-0[4-7]\/schema/;
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
-// One instance per draft for every tool: compiled validators are kept by the closure that asked for
-// them, never registered by `$id` (two servers may use the same one).
-function ajvFor(schema: JsonSchema): Ajv | Ajv2020 {
-  const options = { strict: false, allErrors: true, validateFormats: false, addUsedSchema: false } as const;
-  if (typeof schema.$schema === 'string' && OLD_DRAFTS.test(schema.$schema)) return (draft07 ??= new Ajv(options));
-  return (draft2020 ??= new Ajv2020(options));
+const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: false } as const;
+
+// One shared instance per draft; `fresh` gives a private one, for a schema whose `$id` another tool
+// already registered (two servers may ship the same schema id with different content).
+function ajvFor(schema: JsonSchema, fresh = false): Ajv | Ajv2020 {
+  const old = typeof schema.$schema === 'string' && OLD_DRAFTS.test(schema.$schema);
+  if (fresh) return old ? new Ajv(AJV_OPTIONS) : new Ajv2020(AJV_OPTIONS);
+  if (old) return (draft07 ??= new Ajv(AJV_OPTIONS));
+  return (draft2020 ??= new Ajv2020(AJV_OPTIONS));
+}
+
+function compile(schema: JsonSchema): ValidateFunction | null {
+  try {
+    return ajvFor(schema).compile(schema);
+  } catch {
+    try {
+      return ajvFor(schema, true).compile(schema);
+    } catch {
+      return null;
+    }
+  }
 }
 
 function issuesOf(errors: readonly ErrorObject[] | null | undefined): InputIssue[] {
@@ -66,13 +81,8 @@ function issuesOf(errors: readonly ErrorObject[] | null | undefined): InputIssue
 export function createMcpInputValidator(schema: JsonSchema): (input: unknown) => InputValidation<unknown> {
   let validate: ValidateFunction | null | undefined;
   return (input) => {
-    if (validate === undefined) {
-      try {
-        validate = ajvFor(schema).compile(schema);
-      } catch {
-        validate = null;
-      }
-    }
+    // A failed compile (null) is not retried at every call.
+    if (validate === undefined) validate = compile(schema);
     if (validate === null || validate(input)) return { success: true, value: input };
     return { success: false, issues: issuesOf(validate.errors) };
   };

@@ -45,6 +45,8 @@ export interface McpServerState {
   alwaysLoad: boolean;
   /** Why it is failed, when it is (stage `discovery` for start-up failures). */
   error?: ToolError;
+  /** The pid of a running stdio server, which is also its process group id. */
+  pid?: number;
 }
 
 /** The MCP side of a host: connected servers, their tools, the gate's decision, and calls. */
@@ -214,6 +216,7 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
         toolCount: c.tools.length,
         alwaysLoad: c.config.alwaysLoad ?? false,
         ...(c.error ? { error: c.error } : {}),
+        ...(c.pid ? { pid: c.pid } : {}),
       })),
     failures: () => connections.filter((c) => c.status === 'failed' && c.error).map((c) => ({ server: c.name, error: c.error! })),
     tools: () => current().tools,
