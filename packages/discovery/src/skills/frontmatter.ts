@@ -33,7 +33,7 @@ export function parseFrontmatter(text: string): ParsedSkillFile | undefined {
   const afterMarker = normalized.indexOf('\n', end + 4);
   const body = afterMarker === -1 ? '' : normalized.slice(afterMarker + 1);
   // Aliases are capped so that a "billion laughs" header cannot blow up memory.
-  const document = parseDocument(header, { maxAliasCount: 100, prettyErrors: false });
+  const document = parseDocument(header, { prettyErrors: false });
   if (document.errors.length > 0) {
     return { fields: {}, data: {}, body, error: document.errors[0]!.message.split('\n')[0]! };
   }
