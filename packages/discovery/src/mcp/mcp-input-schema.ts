@@ -37,7 +37,9 @@ const OLD_DRAFTS = /json-schema\.org\/draft-0[4-7]\/schema/;
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
-const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: false } as const;
+// validateSchema: false — compiling the draft's meta-schema costs hundreds of ms on the first call;
+// a broken schema still fails to compile (and the server then validates), which is all we need.
+const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: false, validateSchema: false } as const;
 
 // One shared instance per draft; `fresh` gives a private one, for a schema whose `$id` another tool
 // already registered (two servers may ship the same schema id with different content).
