@@ -261,7 +261,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     const resolved: ResolvedToolSet = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task: { id: options.taskId } });
     activeSet.update({ core: resolved.tools.filter((t) => t.core).map((t) => t.definition.name) });
 
-    const tools = createAiTools(resolved, {
+    const runtimeOptions = {
       services,
       taskId: options.taskId,
       onEvent: (event: RuntimeEvent) => router.runtime(event),
@@ -269,8 +269,21 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       confirmation: gate,
       ...(options.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-    });
-    const definitions = new Map(resolved.tools.map((t) => [t.definition.name, t.definition]));
+    };
+    const tools = createAiTools(resolved, runtimeOptions);
+    let definitions = new Map(resolved.tools.map((t) => [t.definition.name, t.definition]));
+    // The tool map follows the MCP servers by itself: when the catalogue changed (tools/list_changed,
+    // a server lost or back), the next step resolves the groups again and defer presents the new set.
+    let builtVersion = mcp?.version;
+    const refresh = mcp
+      ? async () => {
+          if (mcp.version === builtVersion) return undefined;
+          builtVersion = mcp.version;
+          const again = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task: { id: options.taskId } });
+          definitions = new Map(again.tools.map((t) => [t.definition.name, t.definition]));
+          return { tools: createAiTools(again, runtimeOptions), decision: mcp.decision() };
+        }
+      : undefined;
 
     // The compactor rebuilds the history before each step (compact forms with their pointers,
     // normalised confirmations, repaired interrupted calls); defer then sets the offered tools.
@@ -289,6 +302,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       override: deferOverride,
       activeSet,
       prepareStep: rebuild,
+      refresh,
     });
     for (const w of deferred.warnings) warn(`[discovery] ${w}`);
 

@@ -46,11 +46,26 @@ export interface CreateDeferredToolsOptions {
   /** A repair function of the host, tried for the calls this package does not handle. */
   repairToolCall?: ToolCallRepairFunction<ToolSet> | undefined;
   /**
+   * Called before each step: returns the new tool map and decision when the catalogue changed (an MCP
+   * server's `tools/list_changed`, a server that came back), or `undefined` when nothing changed (it
+   * must cost O(1) then: compare a version number). The presentation is rebuilt from them and the
+   * discoveries of the active set are kept, so the host's tool map follows the servers by itself.
+   */
+  refresh?: (() => Promise<RefreshedTools | undefined> | RefreshedTools | undefined) | undefined;
+  /**
    * A `prepareStep` of the host (for example the compactor's, which rebuilds the messages). It runs
    * first; its result is kept, and on the `activeTools` path `activeTools` is set from the active set
    * (intersected with the host's own `activeTools` when it returns one).
    */
   prepareStep?: PrepareStepFunction<ToolSet> | undefined;
+}
+
+/** What {@link CreateDeferredToolsOptions.refresh} returns after a catalogue change. */
+export interface RefreshedTools {
+  /** Every tool of the run again (as `tools`). */
+  tools: ToolSet;
+  /** The gate's new decision. */
+  decision: CreateDeferredToolsOptions['decision'];
 }
 
 /** The AI SDK call settings: spread them into `generateText`, `streamText` or a `ToolLoopAgent`. */
@@ -130,6 +145,72 @@ export function toolSearchPresentation(path: DeferPath): 'schemas' | 'tool-refer
  *   `tool_search`; what `tool_search` finds joins at the next step through `prepareStep`.
  */
 export function createDeferredTools(options: CreateDeferredToolsOptions): DeferredTools {
+  const first = buildDeferredTools(options);
+  return options.refresh ? followCatalogue(first, options, options.refresh) : first;
+}
+
+/**
+ * Wraps a presentation so that it follows catalogue changes: the tool map is one stable object (the
+ * SDK keeps the reference for the whole run) that delegates to the presentation of the current
+ * catalogue, rebuilt in `prepareStep` when `refresh` reports a change.
+ */
+function followCatalogue(
+  first: DeferredTools,
+  options: CreateDeferredToolsOptions,
+  refresh: NonNullable<CreateDeferredToolsOptions['refresh']>,
+): DeferredTools {
+  let current = first;
+  const warnings = [...first.warnings];
+  const map = () => current.callSettings.tools;
+  const tools = new Proxy(Object.create(null) as ToolSet, {
+    get: (_target, name) => Reflect.get(map(), name),
+    has: (_target, name) => Reflect.has(map(), name),
+    ownKeys: () => Reflect.ownKeys(map()),
+    getOwnPropertyDescriptor: (_target, name) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(map(), name);
+      return descriptor ? { ...descriptor, configurable: true } : undefined;
+    },
+  });
+  const prepareStep: PrepareStepFunction<ToolSet> = async (args) => {
+    const next = await refresh();
+    if (next) {
+      // The set keeps its discoveries of tools that are still deferred.
+      first.activeSet.update({ direct: next.decision.direct, deferred: next.decision.deferred.map((d) => d.name) });
+      try {
+        current = buildDeferredTools({ ...options, tools: next.tools, decision: next.decision, activeSet: first.activeSet });
+        warnings.push(...current.warnings);
+      } catch (error) {
+        // A catalogue that cannot be presented (no tool_search for newly deferred tools) keeps the last one.
+        warnings.push(`the changed tool catalogue could not be presented (${(error as Error).message}); the previous one stays`);
+      }
+    }
+    return current.callSettings.prepareStep(args);
+  };
+  return {
+    get path() {
+      return current.path;
+    },
+    get reason() {
+      return current.reason;
+    },
+    callSettings: {
+      tools,
+      activeTools: first.callSettings.activeTools,
+      prepareStep,
+      experimental_repairToolCall: (args) => current.callSettings.experimental_repairToolCall(args),
+    },
+    toolSearchName: first.toolSearchName,
+    get deferred() {
+      return current.deferred;
+    },
+    activeSet: first.activeSet,
+    offeredToolNames: () => current.offeredToolNames(),
+    loadedToolNames: () => current.loadedToolNames(),
+    warnings,
+  };
+}
+
+function buildDeferredTools(options: CreateDeferredToolsOptions): DeferredTools {
   const choice = chooseDeferPath({ ...options.model, override: options.override });
   const warnings: string[] = [];
   const toolSearchName = TOOL_SEARCH_TOOL_NAME;

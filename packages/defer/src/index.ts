@@ -14,4 +14,5 @@ export type {
   CreateDeferredToolsOptions,
   DeferredCallSettings,
   DeferredTools,
+  RefreshedTools,
 } from './create-deferred-tools.js';
