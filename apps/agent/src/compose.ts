@@ -308,7 +308,8 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
 
     const deferredNames = new Set(deferred.deferred);
     const serverOfTool = new Map((mcp?.tools() ?? []).map((t) => [t.name, t.server]));
-    const excluded = [...resolved.excluded];
+    // MCP tools left out for their input schema are reported beside the excluded groups.
+    const excluded = [...resolved.excluded, ...(mcp?.excludedTools() ?? []).map((t) => ({ key: `mcp:${t.server}/${t.tool}`, reason: t.reason }))];
     const report: ToolsReport = {
       deferPath: deferred.path,
       deferPathReason: deferred.reason,
