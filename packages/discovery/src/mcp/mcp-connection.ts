@@ -6,12 +6,13 @@ import { ToolError } from '@aibuddy/registry';
 import { z } from 'zod';
 import { McpServerStartError } from '../errors.js';
 import type { McpServerConfig } from './config.js';
-import { mcpSchemaProblem } from './mcp-input-schema.js';
-import { normalizeMcpInputSchema } from './mcp-tool.js';
 import { ProcessGroupStdioTransport } from './process-group-transport.js';
 import type { McpCallResult, McpToolInfo } from './mcp-tool.js';
 import { StderrTail } from './stderr-tail.js';
-import { namespaceToolName } from './tool-names.js';
+import { readToolList } from './read-tool-list.js';
+import type { McpExcludedTool } from './read-tool-list.js';
+
+export type { McpExcludedTool } from './read-tool-list.js';
 
 /** The state of one MCP server. */
 export type McpServerStatus = 'starting' | 'ready' | 'reconnecting' | 'failed' | 'closed' | 'disabled';
@@ -24,16 +25,6 @@ export type McpServerEvent =
   | { type: 'server-reconnect-scheduled'; server: string; attempt: number; delayMs: number }
   | { type: 'tools-changed'; server: string; toolCount: number }
   | { type: 'warning'; server: string; message: string };
-
-/** A tool a server lists that cannot be offered, with the reason. */
-export interface McpExcludedTool {
-  /** The namespaced name it would have had. */
-  name: string;
-  /** Its name on the server. */
-  tool: string;
-  /** Why it is left out, as a sentence. */
-  reason: string;
-}
 
 /** Reconnection after a server dies mid-run: exponential backoff. */
 export interface McpReconnectOptions {
@@ -63,7 +54,6 @@ export interface McpConnectionSettings {
   onStderr?: (server: string, chunk: string) => void;
 }
 
-const LaxToolSchema = z.looseObject({ name: z.unknown(), description: z.unknown().optional(), inputSchema: z.unknown().optional() });
 // The SDK's own schema rejects the whole page when one tool is malformed; we keep the good ones.
 const LaxListToolsResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 const MAX_PAGES = 1_000;
@@ -271,48 +261,9 @@ export class McpServerConnection {
   }
 
   private toInfos(raw: unknown[]): McpToolInfo[] {
-    const allow = this.config.allowTools ? new Set(this.config.allowTools) : undefined;
-    const deny = new Set(this.config.denyTools ?? []);
-    const infos: McpToolInfo[] = [];
-    const excluded: McpExcludedTool[] = [];
-    const names = new Set<string>();
-    const seen = new Set<string>();
-    for (const item of raw) {
-      const parsed = LaxToolSchema.safeParse(item);
-      if (!parsed.success || typeof parsed.data.name !== 'string' || parsed.data.name === '') {
-        this.warn(`skipped a tool without a name: ${JSON.stringify(item).slice(0, 200)}`);
-        continue;
-      }
-      const original = parsed.data.name;
-      seen.add(original);
-      if (allow && !allow.has(original)) continue;
-      if (deny.has(original)) continue;
-      const name = namespaceToolName(this.name, original);
-      if (names.has(name)) {
-        this.warn(`tool "${original}" is listed twice; kept the first.`);
-        continue;
-      }
-      const problem = mcpSchemaProblem(parsed.data.inputSchema);
-      if (problem) {
-        // One unusable tool is left out; the server and its other tools go on.
-        excluded.push({ name, tool: original, reason: `${problem}; the tool is left out (the server's other tools are kept)` });
-        this.warn(`tool "${original}" is left out: ${problem}.`);
-        continue;
-      }
-      names.add(name);
-      const { schema, fallback } = normalizeMcpInputSchema(parsed.data.inputSchema);
-      if (fallback) this.warn(`tool "${original}" has no top-level object input schema; it accepts any named arguments.`);
-      const description =
-        typeof parsed.data.description === 'string' && parsed.data.description.trim() !== ''
-          ? parsed.data.description
-          : `${original} (tool of the MCP server "${this.name}")`;
-      infos.push({ name, originalName: original, server: this.name, description, inputSchema: schema, schemaFallback: fallback });
-    }
-    for (const wanted of allow ?? []) {
-      if (!seen.has(wanted)) this.warn(`allowTools names "${wanted}", which the server does not offer.`);
-    }
+    const { tools, excluded } = readToolList(raw, this.name, this.config, (message) => this.warn(message));
     this.excludedTools = excluded;
-    return infos;
+    return tools;
   }
 
   /** Re-reads the tool list (after `notifications/tools/list_changed`). */
