@@ -3,11 +3,11 @@ import { isAbsolute, relative, resolve } from 'node:path';
 import type { LanguageModel, PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
 import { createCompactor, rebuildContext, toolResultsConfig } from '@aibuddy/compactor';
 import type { CompactionEvent as CompactorCompactionEvent, TaskStore } from '@aibuddy/compactor';
-import { createDeferredTools } from '@aibuddy/defer';
+import { chooseDeferPath, createDeferredTools, toolSearchPresentation } from '@aibuddy/defer';
 import type { DeferPath } from '@aibuddy/defer';
 import {
   connectMcpServers,
-  createActiveSet,
+  createRunActiveSet,
   createSkillsConfig,
   createToolSearchConfig,
   decideDeferral,
@@ -15,7 +15,7 @@ import {
   parseMcpConfig,
   staticCatalog,
 } from '@aibuddy/discovery';
-import type { DeferralDecision, DeferredToolCatalog, McpConfig, McpManager } from '@aibuddy/discovery';
+import type { DeferralDecision, DeferredToolCatalog, McpConfig, McpManager, ToolSearchPresentation } from '@aibuddy/discovery';
 import { assertConsistent, resolveToolSet, TOOL_CONFIG_METAS, TOOL_NAME_MAP } from '@aibuddy/registry';
 import type { ResolvedToolSet, ServerToolConfig, ToolConfigMeta, ToolServices } from '@aibuddy/registry';
 import { createAiTools, createConfirmationGate, interactionToolConfig } from '@aibuddy/runtime';
@@ -32,7 +32,7 @@ import { defaultDataDir } from './data-dir.js';
 import type { ModelInfo } from './create-model.js';
 import { AgentStartupError } from './errors.js';
 import { createEventRouter } from './event-router.js';
-import type { AgentEvent, AgentEventSink, CompactionEvent } from './events.js';
+import type { AgentEventSink, CompactionEvent } from './events.js';
 import { unconfiguredConfig } from './pending-configs.js';
 import { buildSystemPrompt } from './system-prompt.js';
 
@@ -132,8 +132,6 @@ export interface ComposedAgent {
     prepareStep?: PrepareStepFunction<ToolSet>;
     experimental_repairToolCall?: ToolCallRepairFunction<ToolSet>;
   };
-  /** Tool names whose events come from the runtime (others are reported from the stream). */
-  runtimeToolNames: ReadonlySet<string>;
   /** The resolved tool set as the model sees it. */
   report: ToolsReport;
   /** Releases everything (MCP connections, sandbox processes, background compaction). */
@@ -157,6 +155,8 @@ function compactionEvent(event: CompactorCompactionEvent): CompactionEvent {
 export interface BuiltInConfigInputs {
   /** Where `tool_search` finds deferred tools. */
   catalog: DeferredToolCatalog;
+  /** How `tool_search` answers the model on this run's defer path (default `schemas`). */
+  toolSearchPresentation?: ToolSearchPresentation | undefined;
   /** The skills folder, if any. */
   skillsDir?: string | undefined;
   /** Receives skill folders that were skipped. */
@@ -175,7 +175,7 @@ export function builtInConfigs(inputs: BuiltInConfigInputs): ServerToolConfig[] 
     guarded ? createFilesystemToolConfig(protectedPaths) : filesystemToolConfig,
     guarded ? createShellToolConfig({ ...(inputs.allow ? { allow: inputs.allow } : {}), ...protectedPaths }) : shellToolConfig,
     interactionToolConfig,
-    createToolSearchConfig({ catalog: inputs.catalog }),
+    createToolSearchConfig({ catalog: inputs.catalog, ...(inputs.toolSearchPresentation ? { presentation: inputs.toolSearchPresentation } : {}) }),
     inputs.skillsDir
       ? createSkillsConfig({ dir: inputs.skillsDir, ...(inputs.onSkillProblems ? { onProblems: inputs.onSkillProblems as never } : {}) })
       : unconfiguredConfig('skills', ['view_skill'], 'no skills folder given (pass --skills DIR)'),
@@ -199,7 +199,6 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
   const workspace = resolve(options.workspace);
   const dataDir = resolve(options.dataDir ?? defaultDataDir(workspace));
   const router = createEventRouter({ ...(options.onLiveEvent ? { live: options.onLiveEvent } : {}), ...(options.onEvent ? { log: options.onEvent } : {}) });
-  const emit = (event: AgentEvent) => router.emit(event);
   const warn = (message: string) => options.onWarning?.(message);
   const closers: Array<() => Promise<void> | void> = [];
   const close = async () => {
@@ -246,10 +245,13 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     // A data folder inside the workspace is protected like .git: the agent must not rewrite its own records.
     const dataRel = relative(workspace, dataDir);
     const protectedPaths = dataRel !== '' && !dataRel.startsWith('..') && !isAbsolute(dataRel) ? [dataRel.split('\\').join('/')] : [];
+    const deferModel = { provider: options.model.provider, modelId: options.model.modelId, baseURL: options.model.baseUrl };
+    const deferOverride = options.deferPath ?? 'auto';
     const configs = builtInConfigs({
       allow: options.allow,
       protectedPaths,
       catalog: mcp ?? staticCatalog([]),
+      toolSearchPresentation: toolSearchPresentation(chooseDeferPath({ ...deferModel, override: deferOverride }).path),
       skillsDir,
       onSkillProblems: (problems) => warn(`[discovery] skills: ${problems.map((p) => JSON.stringify(p)).join('; ')}`),
     });
@@ -278,13 +280,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     });
 
     const decision: DeferralDecision = mcp?.decision() ?? decideDeferral([]);
-    const activeSet = createActiveSet({
-      core: Object.keys(TOOL_NAME_MAP),
-      direct: decision.direct,
-      deferred: decision.deferred.map((d) => d.name),
-      // Only MCP tools can become unavailable (their server died); everything else always is.
-      ...(mcp ? { isAvailable: (name: string) => !mcp.tools().some((t) => t.name === name) || mcp.isAvailable(name) } : {}),
-    });
+    const activeSet = createRunActiveSet({ core: Object.keys(TOOL_NAME_MAP), decision, mcp });
 
     const services: ToolServices = {
       sandbox,
@@ -295,7 +291,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     const resolved: ResolvedToolSet = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task: { id: options.taskId, ...(options.capabilities ? { capabilities: options.capabilities } : {}) } });
     activeSet.update({ core: resolved.tools.filter((t) => t.core).map((t) => t.definition.name) });
 
-    const tools = createAiTools(resolved, {
+    const runtimeOptions = {
       services,
       taskId: options.taskId,
       onEvent: (event: RuntimeEvent) => router.runtime(event),
@@ -303,9 +299,21 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       confirmation: gate,
       ...(options.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: options.heartbeatIntervalMs } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
-    });
-    const runtimeToolNames = new Set(Object.keys(tools));
-    const definitions = new Map(resolved.tools.map((t) => [t.definition.name, t.definition]));
+    };
+    const tools = createAiTools(resolved, runtimeOptions);
+    let definitions = new Map(resolved.tools.map((t) => [t.definition.name, t.definition]));
+    // The tool map follows the MCP servers by itself: when the catalogue changed (tools/list_changed,
+    // a server lost or back), the next step resolves the groups again and defer presents the new set.
+    let builtVersion = mcp?.version;
+    const refresh = mcp
+      ? async () => {
+          if (mcp.version === builtVersion) return undefined;
+          builtVersion = mcp.version;
+          const again = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task: { id: options.taskId } });
+          definitions = new Map(again.tools.map((t) => [t.definition.name, t.definition]));
+          return { tools: createAiTools(again, runtimeOptions), decision: mcp.decision() };
+        }
+      : undefined;
 
     // The compactor rebuilds the history before each step (compact forms with their pointers,
     // normalised confirmations, repaired interrupted calls); defer then sets the offered tools.
@@ -320,16 +328,18 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     const deferred = createDeferredTools({
       tools,
       decision,
-      model: { provider: options.model.provider, modelId: options.model.modelId, baseURL: options.model.baseUrl },
-      override: options.deferPath ?? 'auto',
+      model: deferModel,
+      override: deferOverride,
       activeSet,
       prepareStep: rebuild,
+      refresh,
     });
     for (const w of deferred.warnings) warn(`[discovery] ${w}`);
 
     const deferredNames = new Set(deferred.deferred);
     const serverOfTool = new Map((mcp?.tools() ?? []).map((t) => [t.name, t.server]));
-    const excluded = [...resolved.excluded];
+    // MCP tools left out for their input schema are reported beside the excluded groups.
+    const excluded = [...resolved.excluded, ...(mcp?.excludedTools() ?? []).map((t) => ({ key: `mcp:${t.server}/${t.tool}`, reason: t.reason }))];
     const report: ToolsReport = {
       deferPath: deferred.path,
       deferPathReason: deferred.reason,
@@ -342,7 +352,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     };
 
     const callSettings: ComposedAgent['callSettings'] = {
-      tools: router.wrapTools(deferred.callSettings.tools),
+      tools: deferred.callSettings.tools,
       ...(deferred.callSettings.activeTools ? { activeTools: deferred.callSettings.activeTools } : {}),
       prepareStep: deferred.callSettings.prepareStep,
       experimental_repairToolCall: deferred.callSettings.experimental_repairToolCall,
@@ -355,7 +365,6 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       dataDir,
       system: buildSystemPrompt({ workspace, instructions: resolved.instructions }),
       callSettings,
-      runtimeToolNames,
       report,
       close: async () => {
         // Background compactions finish (or are cancelled by the stop) before the data dir is left.

@@ -6,7 +6,6 @@ import { composeAgent } from './compose.js';
 import type { ComposeAgentOptions, ComposedAgent } from './compose.js';
 import { AgentStartupError } from './errors.js';
 import type { AgentEvent } from './events.js';
-import { instrumentTools } from './instrument-tools.js';
 import { withModelRequestEvents } from './model-request-middleware.js';
 import type { Renderer } from './renderer.js';
 import { defaultDataDir } from './data-dir.js';
@@ -65,7 +64,7 @@ function describeError(error: unknown): { stage: string; message: string } {
  * the result says how it ended. Composition errors (`AgentStartupError`, a registry mismatch) throw.
  */
 export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
-  // Calls that produced events through the runtime or the instrumented tools; the others (a call
+  // Calls that produced events through the runtime; the others (a call
   // to an unknown tool, input the SDK rejected) are reported from the stream.
   const reported = new Set<string>();
   const live = (event: AgentEvent) => {
@@ -121,7 +120,6 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
       ...agent.callSettings,
       timeout: { chunkMs: chunkTimeoutMs },
       onStepFinish: (step) => history.onStepFinish(step),
-      tools: instrumentTools(agent.callSettings.tools, agent.runtimeToolNames, emit),
       stopWhen: stepCountIs(maxSteps),
       ...(options.signal ? { abortSignal: options.signal } : {}),
       // Retries would replay scripted steps and hide wire errors in tests; a person can rerun.

@@ -3,7 +3,8 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { generateText, stepCountIs, streamText } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildCatalog, buildCatalogWithDiscovery } from './__fixtures__/catalog.js';
-import { createDeferredTools } from './create-deferred-tools.js';
+import { createDeferredTools, toolSearchPresentation } from './create-deferred-tools.js';
+import { chooseDeferPath } from './choose-defer-path.js';
 import type { AnthropicToolSearchKind } from './create-deferred-tools.js';
 import type { DeferModelInfo } from './choose-defer-path.js';
 import { startAnthropicWireServer, toolSearchResultBlock } from './testing/anthropic-wire-server.js';
@@ -18,8 +19,9 @@ async function setup(script: AnthropicScript, model: (baseURL: string) => DeferM
   const server = await startAnthropicWireServer(script);
   servers.push(server);
   const calls: Array<{ name: string; input: unknown }> = [];
-  const catalog = buildCatalog({ servers: { slack: 3, github: 12 }, calls });
   const info = model(server.baseURL);
+  const path = chooseDeferPath({ ...info, override: opts.override ?? 'auto' }).path;
+  const catalog = buildCatalog({ servers: { slack: 3, github: 12 }, calls, presentation: toolSearchPresentation(path) });
   const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: info, override: opts.override ?? 'auto', anthropicToolSearch: opts.search });
   const provider = createAnthropic({ baseURL: server.baseURL, apiKey: 'test-key' });
   return { server, calls, catalog, deferred, languageModel: provider(info.modelId) };
@@ -167,7 +169,7 @@ describe.each(['generateText', 'streamText'] as const)("with @aibuddy/discovery'
     });
     servers.push(server);
     const calls: Array<{ name: string; input: unknown }> = [];
-    const catalog = await buildCatalogWithDiscovery({ servers: { slack: 3, github: 12 }, calls });
+    const catalog = await buildCatalogWithDiscovery({ servers: { slack: 3, github: 12 }, calls, presentation: 'tool-reference' });
     const deferred = createDeferredTools({
       tools: catalog.tools,
       decision: catalog.decision,

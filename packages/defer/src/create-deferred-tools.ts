@@ -2,14 +2,13 @@ import { anthropic } from '@ai-sdk/anthropic';
 import { openai } from '@ai-sdk/openai';
 import { NoSuchToolError } from 'ai';
 import type { PrepareStepFunction, Tool, ToolCallRepairFunction, ToolSet } from 'ai';
-import { createActiveSet, namesInToolSearchOutput, TOOL_SEARCH_TOOL_NAME, toolNamesInHistory } from '@aibuddy/discovery';
+import { createActiveSet, TOOL_SEARCH_TOOL_NAME, toolNamesInHistory } from '@aibuddy/discovery';
 import type { ActiveSet, DeferralDecision, HistoryMessage } from '@aibuddy/discovery';
 import { ToolError } from '@aibuddy/registry';
+import { activeToolMap } from './active-tool-map.js';
 import { chooseDeferPath } from './choose-defer-path.js';
 import type { DeferModelInfo, DeferPath, DeferPathOverride } from './choose-defer-path.js';
-import { indexDeferredTools } from './tool-index.js';
-import type { ToolSearchEngine } from './tool-index.js';
-import { createToolSearchTool, DEFAULT_SEARCH_LIMIT, toolReferenceOutput } from './tool-search-tool.js';
+import { createStepObserver } from './step-observer.js';
 
 /** Which search tool the Anthropic native path offers. */
 export type AnthropicToolSearchKind =
@@ -24,8 +23,9 @@ export type AnthropicToolSearchKind =
 export interface CreateDeferredToolsOptions {
   /**
    * Every tool of the run as a plain AI SDK tool map (core tools and every MCP tool, direct and
-   * deferred), for example from `createAiTools`. When it holds a `tool_search` (the one of
-   * `@aibuddy/discovery`, through `createAiTools`), that one is used; otherwise one is created.
+   * deferred), from `createAiTools`. When tools are deferred it must hold `tool_search`: the one of
+   * `@aibuddy/discovery` (`createToolSearchConfig`, with `presentation: toolSearchPresentation(path)`),
+   * run through the runtime like every tool, so its events, validation and stages are the runtime's.
    */
   tools: ToolSet;
   /** The gate's decision (`decideDeferral` from `@aibuddy/discovery`). Tools it does not name count as core. */
@@ -39,16 +39,19 @@ export interface CreateDeferredToolsOptions {
    * `tool_search`. Default: a new one over this decision.
    */
   activeSet?: ActiveSet | undefined;
-  /** The engine behind a `tool_search` created here. Default: `createToolIndex` over the deferred tools. */
-  index?: ToolSearchEngine | undefined;
   /** Which search tool the Anthropic native path uses (default `client`; see the README for why). */
   anthropicToolSearch?: AnthropicToolSearchKind | undefined;
   /** Descriptions of MCP servers for OpenAI tool namespaces (default: a generic sentence). */
   serverDescriptions?: Readonly<Record<string, string>> | undefined;
-  /** How many tools one search returns, for a `tool_search` created here (default 5). */
-  searchLimit?: number | undefined;
   /** A repair function of the host, tried for the calls this package does not handle. */
   repairToolCall?: ToolCallRepairFunction<ToolSet> | undefined;
+  /**
+   * Called before each step: returns the new tool map and decision when the catalogue changed (an MCP
+   * server's `tools/list_changed`, a server that came back), or `undefined` when nothing changed (it
+   * must cost O(1) then: compare a version number). The presentation is rebuilt from them and the
+   * discoveries of the active set are kept, so the host's tool map follows the servers by itself.
+   */
+  refresh?: (() => Promise<RefreshedTools | undefined> | RefreshedTools | undefined) | undefined;
   /**
    * A `prepareStep` of the host (for example the compactor's, which rebuilds the messages). It runs
    * first; its result is kept, and on the `activeTools` path `activeTools` is set from the active set
@@ -57,9 +60,21 @@ export interface CreateDeferredToolsOptions {
   prepareStep?: PrepareStepFunction<ToolSet> | undefined;
 }
 
+/** What {@link CreateDeferredToolsOptions.refresh} returns after a catalogue change. */
+export interface RefreshedTools {
+  /** Every tool of the run again (as `tools`). */
+  tools: ToolSet;
+  /** The gate's new decision. */
+  decision: CreateDeferredToolsOptions['decision'];
+}
+
 /** The AI SDK call settings: spread them into `generateText`, `streamText` or a `ToolLoopAgent`. */
 export interface DeferredCallSettings {
-  /** Every tool (plus the search tool), so any call validates. */
+  /**
+   * Every tool (plus the search tool), each reachable by name. On the `activeTools` path the map
+   * enumerates only the tools offered now, so that the SDK's per-step scans of `tools` cost
+   * O(active tools) instead of O(catalogue); a lookup by name still finds any tool.
+   */
   tools: ToolSet;
   /** The tools offered at the first step (`activeTools` path only; `undefined` on native paths). */
   activeTools: string[] | undefined;
@@ -111,24 +126,11 @@ function withProviderOptions(t: Tool, options: Record<string, Record<string, unk
 }
 
 /**
- * Tool names inside a provider's search result: Anthropic's `[{ type: 'tool_reference', toolName }]`,
- * OpenAI's `{ tools: [namespace | function definitions] }`, or our `{ tools: [{ name }] }`.
+ * How discovery's `tool_search` must present its results on a path (`createToolSearchConfig`'s
+ * `presentation`): `tool_reference` blocks on the Anthropic native path, full schemas elsewhere.
  */
-export function namesInProviderSearchResult(value: unknown): string[] {
-  const names: string[] = [];
-  const visit = (v: unknown, depth: number) => {
-    if (depth > 4 || v === null || typeof v !== 'object') return;
-    if (Array.isArray(v)) {
-      for (const item of v) visit(item, depth + 1);
-      return;
-    }
-    const o = v as Record<string, unknown>;
-    if (typeof o.toolName === 'string') names.push(o.toolName);
-    else if (typeof o.name === 'string' && o.type !== 'namespace') names.push(o.name);
-    if (Array.isArray(o.tools)) visit(o.tools, depth + 1);
-  };
-  visit(value, 0);
-  return names;
+export function toolSearchPresentation(path: DeferPath): 'schemas' | 'tool-reference' {
+  return path === 'anthropic-native' ? 'tool-reference' : 'schemas';
 }
 
 /**
@@ -143,25 +145,88 @@ export function namesInProviderSearchResult(value: unknown): string[] {
  *   `tool_search`; what `tool_search` finds joins at the next step through `prepareStep`.
  */
 export function createDeferredTools(options: CreateDeferredToolsOptions): DeferredTools {
+  const first = buildDeferredTools(options);
+  return options.refresh ? followCatalogue(first, options, options.refresh) : first;
+}
+
+/**
+ * Wraps a presentation so that it follows catalogue changes: the tool map is one stable object (the
+ * SDK keeps the reference for the whole run) that delegates to the presentation of the current
+ * catalogue, rebuilt in `prepareStep` when `refresh` reports a change.
+ */
+function followCatalogue(
+  first: DeferredTools,
+  options: CreateDeferredToolsOptions,
+  refresh: NonNullable<CreateDeferredToolsOptions['refresh']>,
+): DeferredTools {
+  let current = first;
+  const warnings = [...first.warnings];
+  const map = () => current.callSettings.tools;
+  const tools = new Proxy(Object.create(null) as ToolSet, {
+    get: (_target, name) => Reflect.get(map(), name),
+    has: (_target, name) => Reflect.has(map(), name),
+    ownKeys: () => Reflect.ownKeys(map()),
+    getOwnPropertyDescriptor: (_target, name) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(map(), name);
+      return descriptor ? { ...descriptor, configurable: true } : undefined;
+    },
+  });
+  const prepareStep: PrepareStepFunction<ToolSet> = async (args) => {
+    const next = await refresh();
+    if (next) {
+      // The set keeps its discoveries of tools that are still deferred.
+      first.activeSet.update({ direct: next.decision.direct, deferred: next.decision.deferred.map((d) => d.name) });
+      try {
+        current = buildDeferredTools({ ...options, tools: next.tools, decision: next.decision, activeSet: first.activeSet });
+        warnings.push(...current.warnings);
+      } catch (error) {
+        // A catalogue that cannot be presented (no tool_search for newly deferred tools) keeps the last one.
+        warnings.push(`the changed tool catalogue could not be presented (${(error as Error).message}); the previous one stays`);
+      }
+    }
+    return current.callSettings.prepareStep(args);
+  };
+  return {
+    get path() {
+      return current.path;
+    },
+    get reason() {
+      return current.reason;
+    },
+    callSettings: {
+      tools,
+      activeTools: first.callSettings.activeTools,
+      prepareStep,
+      experimental_repairToolCall: (args) => current.callSettings.experimental_repairToolCall(args),
+    },
+    toolSearchName: first.toolSearchName,
+    get deferred() {
+      return current.deferred;
+    },
+    activeSet: first.activeSet,
+    offeredToolNames: () => current.offeredToolNames(),
+    loadedToolNames: () => current.loadedToolNames(),
+    warnings,
+  };
+}
+
+function buildDeferredTools(options: CreateDeferredToolsOptions): DeferredTools {
   const choice = chooseDeferPath({ ...options.model, override: options.override });
   const warnings: string[] = [];
   const toolSearchName = TOOL_SEARCH_TOOL_NAME;
 
   const input: ToolSet = { ...options.tools };
-  const hostToolSearch = input[toolSearchName];
+  const toolSearch = input[toolSearchName];
   delete input[toolSearchName];
 
   const deferredNames: string[] = [];
-  const deferredTools: ToolSet = {};
   const serverOfDeferred = new Map<string, string>();
   for (const d of options.decision.deferred) {
-    const t = input[d.name];
-    if (!t) {
+    if (!input[d.name]) {
       warnings.push(`deferred tool "${d.name}" (server "${d.server}") is not in the tool set; ignored`);
       continue;
     }
     deferredNames.push(d.name);
-    deferredTools[d.name] = t;
     serverOfDeferred.set(d.name, d.server);
   }
   const direct = options.decision.direct.filter((name) => {
@@ -176,43 +241,29 @@ export function createDeferredTools(options: CreateDeferredToolsOptions): Deferr
   const hasDeferred = deferredNames.length > 0;
   const activeSet = options.activeSet ?? createActiveSet({ core: [...core, toolSearchName], direct, deferred: deferredNames });
   if (options.activeSet) {
+    const unknown: string[] = [];
     const known = new Set(options.activeSet.deferred());
-    const unknown = deferredNames.filter((n) => !known.has(n));
+    for (const n of deferredNames) if (!known.has(n)) unknown.push(n);
     if (unknown.length > 0) {
       warnings.push(`the active set does not list ${unknown.length} deferred tool(s) (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', ...' : ''}): they can never become active; build it from the same decision`);
     }
   }
+  const anthropicKind = options.anthropicToolSearch ?? 'client';
+  const needsClientSearch = hasDeferred && (choice.path === 'active-tools' || (choice.path === 'anthropic-native' && anthropicKind === 'client'));
+  if (needsClientSearch && !toolSearch) {
+    throw new ToolError(`${deferredNames.length} tools are deferred but the tool set has no ${toolSearchName}.`, {
+      stage: 'discovery',
+      toolName: toolSearchName,
+      retryable: false,
+      hint:
+        `Add createToolSearchConfig({ catalog, presentation: toolSearchPresentation(path) }) from @aibuddy/discovery to the configs ` +
+        'you resolve and turn into tools with createAiTools, so the search runs through the runtime like every tool.',
+    });
+  }
 
-  const makeToolSearch = (presentation: 'schemas' | 'tool-reference'): Tool => {
-    if (hostToolSearch) {
-      if (presentation === 'schemas') return hostToolSearch;
-      // The host's tool_search (discovery's) keeps its execute, events and marking; only the model's
-      // view changes to tool_reference blocks, which the Anthropic API expands into definitions.
-      return {
-        ...hostToolSearch,
-        toModelOutput: async (args: { toolCallId: string; input: unknown; output: unknown }) => {
-          const base = hostToolSearch.toModelOutput ? await hostToolSearch.toModelOutput(args as never) : undefined;
-          const names = namesInToolSearchOutput(args.output).filter((n) => deferredSet.has(n));
-          return names.length > 0 ? toolReferenceOutput(names) : (base ?? { type: 'text', value: 'No tool matched.' });
-        },
-      } as Tool;
-    }
-    const index = options.index ?? indexDeferredTools(deferredTools, serverOfDeferred);
-    return createToolSearchTool({ deferred: deferredTools, index, activeSet, presentation, limit: options.searchLimit ?? DEFAULT_SEARCH_LIMIT }) as Tool;
-  };
-
-  const observeSteps = (steps: ReadonlyArray<{ content: ReadonlyArray<{ type: string; toolName?: string; output?: unknown }> }>) => {
-    // Provider-executed searches (Anthropic server-side, OpenAI hosted) report what they loaded only
-    // in their results; record it so the host's active set (and `aibuddy tools`, a later run) knows.
-    for (const step of steps) {
-      for (const part of step.content) {
-        if (part.type === 'tool-result' && part.toolName === toolSearchName) {
-          const names = namesInProviderSearchResult(part.output).filter((n) => deferredSet.has(n));
-          if (names.length > 0) activeSet.markDiscovered(names);
-        }
-      }
-    }
-  };
+  // Every search result (ours through the runtime, or a provider's) marks what it found in the run's
+  // active set, even when the host's tool_search marks another set; read once per new step.
+  const observeSteps = createStepObserver(toolSearchName, deferredSet, activeSet);
 
   const repair: ToolCallRepairFunction<ToolSet> = async (args) => {
     const name = args.toolCall.toolName;
@@ -247,15 +298,15 @@ export function createDeferredTools(options: CreateDeferredToolsOptions): Deferr
     prepareStep = none;
     offeredToolNames = () => Object.keys(tools);
   } else if (choice.path === 'anthropic-native') {
+    // Built once per catalogue: the array never changes, so prompt caching holds.
     tools = {};
     for (const name of loadedNames) tools[name] = input[name]!;
-    const kind = options.anthropicToolSearch ?? 'client';
     tools[toolSearchName] =
-      kind === 'bm25'
+      anthropicKind === 'bm25'
         ? (anthropic.tools.toolSearchBm25_20251119() as Tool)
-        : kind === 'regex'
+        : anthropicKind === 'regex'
           ? (anthropic.tools.toolSearchRegex_20251119() as Tool)
-          : makeToolSearch('tool-reference');
+          : toolSearch!;
     for (const name of deferredNames) tools[name] = withProviderOptions(input[name]!, { anthropic: { deferLoading: true } });
     activeTools = undefined;
     prepareStep = (args) => {
@@ -287,10 +338,16 @@ export function createDeferredTools(options: CreateDeferredToolsOptions): Deferr
     };
     offeredToolNames = () => Object.keys(tools);
   } else {
-    tools = { ...input, [toolSearchName]: makeToolSearch('schemas') };
+    const all: ToolSet = { ...input, [toolSearchName]: toolSearch! };
+    const fixed = [...loadedNames, toolSearchName];
     // Direct tools stay offered by the gate's decision; deferred ones once the active set holds them
-    // (which also drops the tools of a server that went away).
-    const current = () => [...loadedNames, toolSearchName, ...deferredNames.filter((n) => activeSet.has(n))];
+    // (which also drops the tools of a server that went away). O(active tools): only discoveries are read.
+    const current = () => {
+      const out = [...fixed];
+      for (const n of activeSet.discovered()) if (deferredSet.has(n) && activeSet.has(n)) out.push(n);
+      return out;
+    };
+    tools = activeToolMap(all, current);
     activeTools = current();
     prepareStep = async (args) => {
       const host = hostPrepareStep ? await hostPrepareStep(args) : undefined;
@@ -300,9 +357,12 @@ export function createDeferredTools(options: CreateDeferredToolsOptions): Deferr
         const messages = (host?.messages ?? args.messages) as HistoryMessage[];
         activeSet.markDiscovered([...toolNamesInHistory(messages)].filter((n) => deferredSet.has(n)));
       }
+      observeSteps(args.steps as never);
       const ours = current();
       const hostActive = host?.activeTools as string[] | undefined;
-      return { ...host, activeTools: hostActive ? ours.filter((n) => hostActive.includes(n)) : ours };
+      if (!hostActive) return { ...host, activeTools: ours };
+      const allowed = new Set(hostActive);
+      return { ...host, activeTools: ours.filter((n) => allowed.has(n)) };
     };
     offeredToolNames = current;
   }
@@ -317,7 +377,7 @@ export function createDeferredTools(options: CreateDeferredToolsOptions): Deferr
     offeredToolNames,
     loadedToolNames: () =>
       hasDeferred
-        ? [...loadedNames, toolSearchName, ...deferredNames.filter((n) => activeSet.discovered().includes(n) && (choice.path !== 'active-tools' || activeSet.has(n)))]
+        ? [...loadedNames, toolSearchName, ...activeSet.discovered().filter((n) => deferredSet.has(n) && (choice.path !== 'active-tools' || activeSet.has(n)))]
         : Object.keys(tools),
     warnings,
   };

@@ -6,20 +6,13 @@ export {
   openaiModelSupportsToolSearch,
 } from './choose-defer-path.js';
 export type { ChooseDeferPathInput, DeferModelInfo, DeferPath, DeferPathChoice, DeferPathOverride } from './choose-defer-path.js';
-export { createDeferredTools, namesInProviderSearchResult } from './create-deferred-tools.js';
+export { createDeferredTools, toolSearchPresentation } from './create-deferred-tools.js';
+export { namesInProviderSearchResult } from './step-observer.js';
+export { activeToolMap } from './active-tool-map.js';
 export type {
   AnthropicToolSearchKind,
   CreateDeferredToolsOptions,
   DeferredCallSettings,
   DeferredTools,
+  RefreshedTools,
 } from './create-deferred-tools.js';
-export { indexDeferredTools, syncJsonSchema } from './tool-index.js';
-export type { ToolSearchEngine } from './tool-index.js';
-export { createToolSearchTool, DEFAULT_SEARCH_LIMIT, toolReferenceOutput } from './tool-search-tool.js';
-export type {
-  CreateToolSearchToolOptions,
-  FoundTool,
-  ToolSearchInput,
-  ToolSearchOutput,
-  ToolSearchPresentation,
-} from './tool-search-tool.js';

@@ -5,9 +5,14 @@ export { createToolIndex, DEFAULT_TUNING, MAX_REGEX_LENGTH, ToolSearchQueryError
 export type { ToolIndex, ToolIndexEntry, ToolIndexTuning, ToolSearchHit, ToolSearchOptions } from './search/index.js';
 
 export { McpConfigError, McpServerStartError } from './errors.js';
-export { DEFAULT_STARTUP_TIMEOUT_MS, loadMcpConfig, parseMcpConfig } from './mcp/config.js';
+export { DEFAULT_STARTUP_TIMEOUT_MS, loadMcpConfig, MAX_CONFIG_BYTES, parseMcpConfig } from './mcp/config.js';
 export type { McpConfig, McpHttpServerConfig, McpServerConfig, McpServerOptions, McpStdioServerConfig } from './mcp/config.js';
-export { MCP_NAME_SEPARATOR, namespaceToolName } from './mcp/tool-names.js';
+export { MCP_NAME_SEPARATOR, namespaceToolName, uniqueToolName } from './mcp/tool-names.js';
+export { createMcpInputValidator, MAX_MCP_SCHEMA_DEPTH, MAX_MCP_SCHEMA_NODES, mcpSchemaProblem } from './mcp/mcp-input-schema.js';
+export { MCP_STDIO_MAX_MESSAGE_BYTES, ProcessGroupStdioTransport } from './mcp/process-group-transport.js';
+export type { ProcessGroupTransportOptions } from './mcp/process-group-transport.js';
+export { readToolList } from './mcp/read-tool-list.js';
+export type { McpExcludedTool } from './mcp/read-tool-list.js';
 export { createMcpToolDefinition, mcpResultToModelOutput, normalizeMcpInputSchema } from './mcp/mcp-tool.js';
 export type { McpCallResult, McpContentBlock, McpToolCaller, McpToolInfo } from './mcp/mcp-tool.js';
 export { McpServerConnection } from './mcp/mcp-connection.js';
@@ -20,6 +25,8 @@ export type { CatalogTool, DeferredToolCatalog } from './catalog.js';
 
 export { createActiveSet, namesInToolSearchOutput, toolNamesInHistory } from './active-set/active-set.js';
 export type { ActiveSet, ActiveSetOptions, HistoryMessage } from './active-set/active-set.js';
+export { createRunActiveSet } from './active-set/run-active-set.js';
+export type { RunActiveSetOptions } from './active-set/run-active-set.js';
 
 export { TOOL_SEARCH_CONFIG_KEY, TOOL_SEARCH_TOOL_NAME } from './tool-search/constants.js';
 export {
@@ -27,8 +34,9 @@ export {
   DEFAULT_TOOL_SEARCH_LIMIT,
   MAX_TOOL_SEARCH_LIMIT,
   parseSlashRegex,
+  toolReferenceOutput,
 } from './tool-search/tool-search-config.js';
-export type { ToolSearchConfigOptions, ToolSearchResult, ToolSearchResultTool } from './tool-search/tool-search-config.js';
+export type { ToolSearchConfigOptions, ToolSearchPresentation, ToolSearchResult, ToolSearchResultTool } from './tool-search/tool-search-config.js';
 
 export { loadSkills, MAX_SKILL_DESCRIPTION } from './skills/load-skills.js';
 export type { LoadedSkills, Skill, SkillProblem } from './skills/load-skills.js';

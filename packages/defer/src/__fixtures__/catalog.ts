@@ -6,7 +6,7 @@ import type { AnyToolDefinition, ResolvedTool } from '@aibuddy/registry';
 import { createAiTools } from '@aibuddy/runtime';
 import type { CreateAiToolsOptions } from '@aibuddy/runtime';
 import { createActiveSet, createToolSearchConfig, decideDeferral, staticCatalog } from '@aibuddy/discovery';
-import type { ActiveSet, DeferralDecision } from '@aibuddy/discovery';
+import type { ActiveSet, DeferralDecision, ToolSearchPresentation } from '@aibuddy/discovery';
 
 const VERBS = ['create', 'list', 'get', 'update', 'delete', 'search', 'archive', 'export', 'import', 'sync', 'merge', 'assign', 'label', 'comment', 'close', 'reopen', 'watch', 'star', 'fork', 'publish'];
 const NOUNS: Record<string, string> = { github: 'issue', slack: 'message', sentry: 'event', grafana: 'dashboard', splunk: 'report', jira: 'ticket', notion: 'page' };
@@ -16,8 +16,10 @@ export interface CatalogOptions {
   servers: Record<string, number>;
   /** Records executed calls. */
   calls?: Array<{ name: string; input: unknown }>;
-  /** Runtime options for the discovery variant (hooks, events). */
+  /** Runtime options (hooks, events). */
   runtime?: Pick<CreateAiToolsOptions, 'hooks' | 'onEvent'>;
+  /** How tool_search answers (default `schemas`; `tool-reference` for the Anthropic native path). */
+  presentation?: ToolSearchPresentation;
 }
 
 export interface Catalog {
@@ -78,9 +80,23 @@ function buildCatalogDefinitions(options: CatalogOptions): { resolved: ResolvedT
   return { resolved, decision: decideDeferral(gateInput), core: core.map((d) => d.name) };
 }
 
+/**
+ * The catalog with `@aibuddy/discovery`'s own `tool_search` (config → createAiTools), as every host
+ * wires it: the search runs through the runtime like every tool. It marks no active set of its own;
+ * `createDeferredTools` reads its results back into the run's set.
+ */
 export function buildCatalog(options: CatalogOptions): Catalog {
   const built = buildCatalogDefinitions(options);
-  return { tools: createAiTools(built.resolved, { heartbeatIntervalMs: 0 }), decision: built.decision, core: built.core };
+  const definitions = new Map<string, AnyToolDefinition>(built.resolved.map((r) => [r.definition.name, r.definition]));
+  const catalog = staticCatalog(
+    built.decision.deferred.map((d) => {
+      const def = definitions.get(d.name)!;
+      return { name: d.name, description: def.description, inputSchema: def.inputJsonSchema, server: d.server };
+    }),
+  );
+  const config = createToolSearchConfig({ catalog, ...(options.presentation ? { presentation: options.presentation } : {}) });
+  const search = (config.create({ services: {}, task: {} }) as AnyToolDefinition[]).map((definition) => ({ configKey: config.key, core: true, definition }));
+  return { tools: createAiTools([...built.resolved, ...search], { heartbeatIntervalMs: 0, ...options.runtime }), decision: built.decision, core: built.core };
 }
 
 /**
@@ -100,7 +116,7 @@ export async function buildCatalogWithDiscovery(options: CatalogOptions): Promis
       return { name: d.name, description: def.description, inputSchema: def.inputJsonSchema, server: d.server };
     }),
   );
-  const search = await resolveToolSet({ configs: [createToolSearchConfig({ catalog, activeSet })] });
+  const search = await resolveToolSet({ configs: [createToolSearchConfig({ catalog, activeSet, ...(options.presentation ? { presentation: options.presentation } : {}) })] });
   const tools = createAiTools([...base.resolved, ...search.tools], { heartbeatIntervalMs: 0, ...options.runtime });
   return { tools, decision: plain.decision, core: plain.core, activeSet };
 }

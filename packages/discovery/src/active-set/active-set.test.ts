@@ -75,4 +75,19 @@ describe('createActiveSet', () => {
     expect(set.discovered()).toEqual(['big__x']);
     expect(set.deferred()).toEqual(['big__x', 'big__new']);
   });
+
+  it('answers has() without listing the set, and names() without visiting undiscovered deferred tools (issue 15)', () => {
+    const deferred = Array.from({ length: 10_000 }, (_, i) => `big__t${i}`);
+    const asked: string[] = [];
+    const set = createActiveSet({ core: ['read_file'], direct: ['small__a'], deferred, isAvailable: (n) => (asked.push(n), true) });
+    set.markDiscovered(['big__t7', 'big__t9000']);
+    asked.length = 0;
+    expect(set.has('big__t9000')).toBe(true);
+    expect(set.has('big__t5')).toBe(false);
+    expect(set.has('read_file')).toBe(true);
+    expect(asked).toEqual(['big__t9000']);
+    asked.length = 0;
+    expect(set.names()).toEqual(['read_file', 'small__a', 'big__t7', 'big__t9000']);
+    expect(asked).toEqual(['small__a', 'big__t7', 'big__t9000']);
+  });
 });

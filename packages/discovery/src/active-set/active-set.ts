@@ -96,46 +96,75 @@ export function namesInToolSearchOutput(output: unknown): string[] {
     .filter((n): n is string => typeof n === 'string');
 }
 
-/** Creates the active set of one run. See {@link ActiveSet}. */
+/**
+ * Creates the active set of one run. See {@link ActiveSet}.
+ *
+ * Every per-step question costs O(1) (`has`) or O(active tools) (`names`), never O(catalogue): a
+ * host with 10,000 deferred tools asks them at every step. Only `update` and `rebuildFromHistory`
+ * touch every deferred name, and they run once per catalogue change or run start.
+ */
 export function createActiveSet(options: ActiveSetOptions = {}): ActiveSet {
-  let core = [...new Set(options.core ?? [])];
-  let direct = [...new Set(options.direct ?? [])].filter((n) => !core.includes(n));
-  let deferred = new Set([...(options.deferred ?? [])].filter((n) => !core.includes(n) && !direct.includes(n)));
-  let discovered: string[] = [];
-  const available = (name: string) => options.isAvailable?.(name) ?? true;
+  let core: string[] = [];
+  let coreSet = new Set<string>();
+  let direct: string[] = [];
+  let directSet = new Set<string>();
+  let deferred = new Set<string>();
+  // Insertion order of a Set is discovery order, so one structure answers both order and membership.
+  let discovered = new Set<string>();
+  const available = options.isAvailable ?? (() => true);
+
+  const setCore = (names: Iterable<string>) => {
+    coreSet = new Set(names);
+    core = [...coreSet];
+  };
+  const setDirect = (names: Iterable<string>) => {
+    directSet = new Set([...names].filter((n) => !coreSet.has(n)));
+    direct = [...directSet];
+  };
+  const setDeferred = (names: Iterable<string>) => {
+    deferred = new Set([...names].filter((n) => !coreSet.has(n) && !directSet.has(n)));
+  };
+  setCore(options.core ?? []);
+  setDirect(options.direct ?? []);
+  setDeferred(options.deferred ?? []);
 
   const set: ActiveSet = {
     names() {
-      return [...core, ...direct.filter(available), ...discovered.filter((n) => deferred.has(n) && available(n))];
+      const out = [...core];
+      for (const n of direct) if (available(n)) out.push(n);
+      for (const n of discovered) if (deferred.has(n) && available(n)) out.push(n);
+      return out;
     },
     has(name) {
-      return set.names().includes(name);
+      if (coreSet.has(name)) return true;
+      if (directSet.has(name) || (discovered.has(name) && deferred.has(name))) return available(name);
+      return false;
     },
     discovered: () => [...discovered],
     deferred: () => [...deferred],
     markDiscovered(names) {
       const added: string[] = [];
       for (const name of names) {
-        if (deferred.has(name) && !discovered.includes(name)) {
-          discovered.push(name);
+        if (deferred.has(name) && !discovered.has(name)) {
+          discovered.add(name);
           added.push(name);
         }
       }
       return added;
     },
     reset() {
-      discovered = [];
+      discovered = new Set();
     },
     rebuildFromHistory(messages) {
       const referenced = toolNamesInHistory(messages);
-      discovered = [...referenced].filter((n) => deferred.has(n));
+      discovered = new Set([...referenced].filter((n) => deferred.has(n)));
       return [...discovered];
     },
     update(lists) {
-      if (lists.core) core = [...new Set(lists.core)];
-      if (lists.direct) direct = [...new Set(lists.direct)].filter((n) => !core.includes(n));
-      if (lists.deferred) deferred = new Set([...lists.deferred].filter((n) => !core.includes(n) && !direct.includes(n)));
-      discovered = discovered.filter((n) => deferred.has(n));
+      if (lists.core) setCore(lists.core);
+      if (lists.core || lists.direct) setDirect(lists.direct ?? direct);
+      if (lists.core || lists.direct || lists.deferred) setDeferred(lists.deferred ?? deferred);
+      for (const n of discovered) if (!deferred.has(n)) discovered.delete(n);
     },
   };
   return set;

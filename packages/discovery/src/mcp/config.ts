@@ -1,5 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { z } from 'zod';
 import { McpConfigError } from '../errors.js';
+
+/** Largest MCP config file read (a config is a few KB; this only stops a runaway file). */
+export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
 
 /** Default start-up timeout of one MCP server (handshake plus the first `tools/list`). */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
@@ -62,12 +67,48 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function isStringArray(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((v) => typeof v === 'string');
+// Each field carries the sentence a person needs (what is wrong and the fix); zod collects them all.
+const stringList = (message: string) => z.array(z.string({ error: message }), { error: message });
+const stringMap = (message: string) => z.record(z.string(), z.string({ error: message }), { error: message });
+const OptionsSchema = z.object({
+  alwaysLoad: z.boolean({ error: '"alwaysLoad" must be true or false.' }).optional(),
+  disabled: z.boolean({ error: '"disabled" must be true or false.' }).optional(),
+  allowTools: stringList('"allowTools" must be an array of tool names (as the server names them).').optional(),
+  denyTools: stringList('"denyTools" must be an array of tool names (as the server names them).').optional(),
+  startupTimeoutMs: z
+    .number({ error: '"startupTimeoutMs" must be a positive number of milliseconds (for example 30000).' })
+    .positive({ error: '"startupTimeoutMs" must be a positive number of milliseconds (for example 30000).' })
+    .finite({ error: '"startupTimeoutMs" must be a positive number of milliseconds (for example 30000).' })
+    .optional(),
+});
+const StdioEntrySchema = OptionsSchema.extend({
+  command: z
+    .string({ error: '"command" must be a non-empty string (the executable, for example "node" or "npx").' })
+    .trim()
+    .min(1, { error: '"command" must be a non-empty string (the executable, for example "node" or "npx").' }),
+  args: stringList('"args" must be an array of strings.').optional(),
+  env: stringMap('"env" must be an object of string values (quote numbers: "PORT": "3000").').optional(),
+  cwd: z.string({ error: '"cwd" must be a string path.' }).optional(),
+});
+const HttpEntrySchema = OptionsSchema.extend({
+  url: z.string({ error: '"url" must be a string such as "http://127.0.0.1:3000/mcp".' }),
+  headers: stringMap('"headers" must be an object of string values.').optional(),
+});
+
+/** Every distinct message of a failed parse, in order. */
+function messagesOf(error: z.ZodError): string[] {
+  return [...new Set(error.issues.map((issue) => issue.message))];
 }
 
-function isStringRecord(value: unknown): value is Record<string, string> {
-  return isRecord(value) && Object.values(value).every((v) => typeof v === 'string');
+/** Options every entry may carry, without keys it does not set. */
+function optionsOf(entry: z.infer<typeof OptionsSchema>): McpServerOptions {
+  const options: McpServerOptions = {};
+  if (entry.alwaysLoad !== undefined) options.alwaysLoad = entry.alwaysLoad;
+  if (entry.disabled !== undefined) options.disabled = entry.disabled;
+  if (entry.allowTools !== undefined) options.allowTools = [...entry.allowTools];
+  if (entry.denyTools !== undefined) options.denyTools = [...entry.denyTools];
+  if (entry.startupTimeoutMs !== undefined) options.startupTimeoutMs = entry.startupTimeoutMs;
+  return options;
 }
 
 /**
@@ -92,7 +133,8 @@ export function parseMcpConfig(value: unknown, source = 'inline config'): McpCon
   for (const key of Object.keys(value)) {
     if (key !== 'mcpServers') warnings.push(`top-level key "${key}" is ignored.`);
   }
-  const servers: Record<string, McpServerConfig> = {};
+  // No prototype: a server may be called "__proto__" or "constructor" like any other name.
+  const servers = Object.create(null) as Record<string, McpServerConfig>;
   for (const [name, entry] of Object.entries(raw)) {
     const at = `server "${name}"`;
     if (!SERVER_NAME.test(name)) {
@@ -103,26 +145,6 @@ export function parseMcpConfig(value: unknown, source = 'inline config'): McpCon
       continue;
     }
     const before = problems.length;
-    const options: McpServerOptions = {};
-    if (entry.alwaysLoad !== undefined) {
-      if (typeof entry.alwaysLoad !== 'boolean') problems.push(`${at}: "alwaysLoad" must be true or false.`);
-      else options.alwaysLoad = entry.alwaysLoad;
-    }
-    if (entry.disabled !== undefined) {
-      if (typeof entry.disabled !== 'boolean') problems.push(`${at}: "disabled" must be true or false.`);
-      else options.disabled = entry.disabled;
-    }
-    for (const key of ['allowTools', 'denyTools'] as const) {
-      if (entry[key] === undefined) continue;
-      if (!isStringArray(entry[key])) problems.push(`${at}: "${key}" must be an array of tool names (as the server names them).`);
-      else options[key] = [...(entry[key] as string[])];
-    }
-    if (entry.startupTimeoutMs !== undefined) {
-      const t = entry.startupTimeoutMs;
-      if (typeof t !== 'number' || !Number.isFinite(t) || t <= 0) {
-        problems.push(`${at}: "startupTimeoutMs" must be a positive number of milliseconds (for example 30000).`);
-      } else options.startupTimeoutMs = t;
-    }
     const type = entry.type;
     if (type === 'sse') {
       problems.push(`${at}: the legacy SSE transport is not supported; use the server's Streamable HTTP endpoint with "url" (and "type": "http" or no type).`);
@@ -144,26 +166,26 @@ export function parseMcpConfig(value: unknown, source = 'inline config'): McpCon
     }
     if (hasCommand) {
       if (type !== undefined && type !== 'stdio') problems.push(`${at}: "type" is ${JSON.stringify(type)} but the entry has "command"; use "type": "stdio" or drop "type".`);
-      if (typeof entry.command !== 'string' || entry.command.trim() === '') problems.push(`${at}: "command" must be a non-empty string (the executable, for example "node" or "npx").`);
-      if (entry.args !== undefined && !isStringArray(entry.args)) problems.push(`${at}: "args" must be an array of strings.`);
-      if (entry.env !== undefined && !isStringRecord(entry.env)) problems.push(`${at}: "env" must be an object of string values (quote numbers: "PORT": "3000").`);
-      if (entry.cwd !== undefined && typeof entry.cwd !== 'string') problems.push(`${at}: "cwd" must be a string path.`);
+      const parsed = StdioEntrySchema.safeParse(entry);
+      if (!parsed.success) for (const m of messagesOf(parsed.error)) problems.push(`${at}: ${m}`);
       for (const key of Object.keys(entry)) if (!STDIO_KEYS.has(key)) warnings.push(`${at}: key "${key}" is ignored.`);
-      if (problems.length === before) {
+      if (problems.length === before && parsed.success) {
+        const e = parsed.data;
         servers[name] = {
           type: 'stdio',
-          command: entry.command as string,
-          args: [...((entry.args as string[] | undefined) ?? [])],
-          env: { ...((entry.env as Record<string, string> | undefined) ?? {}) },
-          ...(entry.cwd === undefined ? {} : { cwd: entry.cwd as string }),
-          ...options,
+          command: e.command,
+          args: [...(e.args ?? [])],
+          env: { ...(e.env ?? {}) },
+          ...(e.cwd === undefined ? {} : { cwd: e.cwd }),
+          ...optionsOf(e),
         };
       }
     } else {
       if (type === 'stdio') problems.push(`${at}: "type" is "stdio" but the entry has "url" and no "command".`);
+      const parsed = HttpEntrySchema.safeParse(entry);
+      if (!parsed.success) for (const m of messagesOf(parsed.error)) problems.push(`${at}: ${m}`);
       let url: URL | undefined;
-      if (typeof entry.url !== 'string') problems.push(`${at}: "url" must be a string such as "http://127.0.0.1:3000/mcp".`);
-      else {
+      if (typeof entry.url === 'string') {
         try {
           url = new URL(entry.url);
           if (url.protocol !== 'http:' && url.protocol !== 'https:') {
@@ -173,15 +195,9 @@ export function parseMcpConfig(value: unknown, source = 'inline config'): McpCon
           problems.push(`${at}: "url" ${JSON.stringify(entry.url)} is not a valid URL; write it in full, e.g. "https://example.com/mcp".`);
         }
       }
-      if (entry.headers !== undefined && !isStringRecord(entry.headers)) problems.push(`${at}: "headers" must be an object of string values.`);
       for (const key of Object.keys(entry)) if (!HTTP_KEYS.has(key)) warnings.push(`${at}: key "${key}" is ignored.`);
-      if (problems.length === before && url) {
-        servers[name] = {
-          type: 'http',
-          url: url.toString(),
-          headers: { ...((entry.headers as Record<string, string> | undefined) ?? {}) },
-          ...options,
-        };
+      if (problems.length === before && parsed.success && url) {
+        servers[name] = { type: 'http', url: url.toString(), headers: { ...(parsed.data.headers ?? {}) }, ...optionsOf(parsed.data) };
       }
     }
   }
@@ -196,12 +212,34 @@ export function parseMcpConfig(value: unknown, source = 'inline config'): McpCon
 export async function loadMcpConfig(path: string): Promise<McpConfig> {
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    // Opened without blocking and checked before reading: a FIFO, a folder or a device would hang the
+    // read or never end; only a regular file is a config.
+    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const info = await handle.stat();
+      if (!info.isFile()) {
+        const kind = info.isDirectory() ? 'a folder' : info.isFIFO() ? 'a named pipe (FIFO)' : info.isSocket() ? 'a socket' : 'a device or other special file';
+        throw new McpConfigError(path, [`the path is ${kind}, not a regular file; pass --mcp-config a JSON file.`]);
+      }
+      if (info.size > MAX_CONFIG_BYTES) {
+        throw new McpConfigError(path, [`the file is ${info.size} bytes, more than ${MAX_CONFIG_BYTES}; an MCP config is a small JSON file.`]);
+      }
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
   } catch (error) {
+    if (McpConfigError.isInstance(error)) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     throw new McpConfigError(
       path,
-      [code === 'ENOENT' ? 'the file does not exist; check the --mcp-config path.' : `the file cannot be read (${(error as Error).message}).`],
+      [
+        code === 'ENOENT'
+          ? 'the file does not exist; check the --mcp-config path.'
+          : code === 'EISDIR'
+            ? 'the path is a folder, not a regular file; pass --mcp-config a JSON file.'
+            : `the file cannot be read (${(error as Error).message}).`,
+      ],
       error,
     );
   }

@@ -1,5 +1,4 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -7,10 +6,13 @@ import { ToolError } from '@aibuddy/registry';
 import { z } from 'zod';
 import { McpServerStartError } from '../errors.js';
 import type { McpServerConfig } from './config.js';
-import { normalizeMcpInputSchema } from './mcp-tool.js';
+import { ProcessGroupStdioTransport } from './process-group-transport.js';
 import type { McpCallResult, McpToolInfo } from './mcp-tool.js';
 import { StderrTail } from './stderr-tail.js';
-import { namespaceToolName } from './tool-names.js';
+import { readToolList } from './read-tool-list.js';
+import type { McpExcludedTool } from './read-tool-list.js';
+
+export type { McpExcludedTool } from './read-tool-list.js';
 
 /** The state of one MCP server. */
 export type McpServerStatus = 'starting' | 'ready' | 'reconnecting' | 'failed' | 'closed' | 'disabled';
@@ -52,12 +54,16 @@ export interface McpConnectionSettings {
   onStderr?: (server: string, chunk: string) => void;
 }
 
-const LaxToolSchema = z.looseObject({ name: z.unknown(), description: z.unknown().optional(), inputSchema: z.unknown().optional() });
 // The SDK's own schema rejects the whole page when one tool is malformed; we keep the good ones.
 const LaxListToolsResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 const MAX_PAGES = 1_000;
 
 class StartTimeout extends Error {}
+
+/** The real cause when our transport ended the connection (a message over the size limit). */
+function transportFailure(transport: Transport | undefined): Error | undefined {
+  return transport instanceof ProcessGroupStdioTransport ? transport.failure : undefined;
+}
 
 function isTransportFailure(error: unknown): boolean {
   if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
@@ -86,6 +92,8 @@ export class McpServerConnection {
   error: ToolError | undefined;
   /** Whether the server ever listed its tools (counted by the gate even while reconnecting). */
   everReady = false;
+  /** Tools the server lists that are left out (an input schema past the limits), with the reason. */
+  excludedTools: McpExcludedTool[] = [];
   /** The server's own usage notes (`instructions` of its `initialize` result), when it gave any. */
   instructions: string | undefined;
 
@@ -104,6 +112,11 @@ export class McpServerConnection {
     private readonly settings: McpConnectionSettings,
   ) {
     if (config.disabled) this.status = 'disabled';
+  }
+
+  /** The pid (and process group id) of the running stdio server, if there is one. */
+  get pid(): number | undefined {
+    return this.transport instanceof ProcessGroupStdioTransport ? (this.transport.pid ?? undefined) : undefined;
   }
 
   /** The last lines the server wrote to stderr. */
@@ -139,14 +152,15 @@ export class McpServerConnection {
         reconnectionOptions: { maxReconnectionDelay: 1_000, initialReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1, maxRetries: 0 },
       });
     }
-    const transport = new StdioClientTransport({
+    // Its own process group, so that close ends a wrapper's children too (npx, uvx, shell scripts).
+    const transport = new ProcessGroupStdioTransport({
       command: this.config.command,
       args: this.config.args,
       env: this.config.env,
-      stderr: 'pipe',
+      graceMs: this.settings.shutdownGraceMs,
       ...(this.config.cwd ? { cwd: this.config.cwd } : {}),
     });
-    transport.stderr?.on('data', (chunk: Buffer) => {
+    transport.stderr.on('data', (chunk: Buffer) => {
       this.stderr.push(chunk);
       this.settings.onStderr?.(this.name, chunk.toString());
     });
@@ -181,7 +195,7 @@ export class McpServerConnection {
       ]);
     } catch (error) {
       await this.dispose(client, transport, true);
-      throw this.startError(error, timeoutMs);
+      throw this.startError(transportFailure(transport) ?? error, timeoutMs);
     } finally {
       clearTimeout(timer);
     }
@@ -247,39 +261,9 @@ export class McpServerConnection {
   }
 
   private toInfos(raw: unknown[]): McpToolInfo[] {
-    const allow = this.config.allowTools ? new Set(this.config.allowTools) : undefined;
-    const deny = new Set(this.config.denyTools ?? []);
-    const infos: McpToolInfo[] = [];
-    const names = new Set<string>();
-    const seen = new Set<string>();
-    for (const item of raw) {
-      const parsed = LaxToolSchema.safeParse(item);
-      if (!parsed.success || typeof parsed.data.name !== 'string' || parsed.data.name === '') {
-        this.warn(`skipped a tool without a name: ${JSON.stringify(item).slice(0, 200)}`);
-        continue;
-      }
-      const original = parsed.data.name;
-      seen.add(original);
-      if (allow && !allow.has(original)) continue;
-      if (deny.has(original)) continue;
-      const name = namespaceToolName(this.name, original);
-      if (names.has(name)) {
-        this.warn(`tool "${original}" is listed twice; kept the first.`);
-        continue;
-      }
-      names.add(name);
-      const { schema, fallback } = normalizeMcpInputSchema(parsed.data.inputSchema);
-      if (fallback) this.warn(`tool "${original}" has no top-level object input schema; it accepts any named arguments.`);
-      const description =
-        typeof parsed.data.description === 'string' && parsed.data.description.trim() !== ''
-          ? parsed.data.description
-          : `${original} (tool of the MCP server "${this.name}")`;
-      infos.push({ name, originalName: original, server: this.name, description, inputSchema: schema, schemaFallback: fallback });
-    }
-    for (const wanted of allow ?? []) {
-      if (!seen.has(wanted)) this.warn(`allowTools names "${wanted}", which the server does not offer.`);
-    }
-    return infos;
+    const { tools, excluded } = readToolList(raw, this.name, this.config, (message) => this.warn(message));
+    this.excludedTools = excluded;
+    return tools;
   }
 
   /** Re-reads the tool list (after `notifications/tools/list_changed`). */
@@ -354,6 +338,7 @@ export class McpServerConnection {
    */
   async callTool(info: McpToolInfo, args: Record<string, unknown>, options: { signal?: AbortSignal } = {}): Promise<McpCallResult> {
     const client = this.client;
+    const transport = this.transport;
     if (!client || this.status !== 'ready') {
       throw new ToolError(`MCP server "${this.name}" is not connected (${this.status}); its tools are unavailable right now.`, {
         stage: 'discovery',
@@ -370,12 +355,13 @@ export class McpServerConnection {
       })) as McpCallResult;
     } catch (error) {
       if (options.signal?.aborted) throw error;
-      throw this.callError(info, error);
+      throw this.callError(info, error, transport);
     }
   }
 
-  private callError(info: McpToolInfo, error: unknown): ToolError {
-    const message = error instanceof Error ? error.message : String(error);
+  private callError(info: McpToolInfo, error: unknown, transport?: Transport): ToolError {
+    const failure = transportFailure(transport);
+    const message = failure ? failure.message : error instanceof Error ? error.message : String(error);
     const base = { toolName: info.name, cause: error, details: { server: this.name, tool: info.originalName } };
     if (isTransportFailure(error)) {
       // HTTP has no process to watch: a failed request is how we learn that the server is gone.
@@ -414,23 +400,13 @@ export class McpServerConnection {
   }
 
   private async dispose(client: Client, transport: Transport, force: boolean): Promise<void> {
-    const pid = transport instanceof StdioClientTransport ? transport.pid : null;
-    const kill = (signal: NodeJS.Signals) => {
-      if (pid === null) return;
-      try {
-        process.kill(pid, signal);
-      } catch {
-        // Already gone.
-      }
-    };
-    if (force) kill('SIGKILL');
-    const timer = pid !== null && !force ? setTimeout(() => kill('SIGTERM'), this.settings.shutdownGraceMs) : undefined;
+    // A failed or lost server is killed with its whole group at once; a normal close is graceful
+    // (stdin ends, then SIGTERM and SIGKILL to the group, see ProcessGroupStdioTransport).
+    if (force && transport instanceof ProcessGroupStdioTransport) transport.kill();
     try {
       await client.close();
     } catch {
-      // Closing a dead connection can fail; the process is handled above.
-    } finally {
-      if (timer) clearTimeout(timer);
+      // Closing a dead connection can fail; the process group is handled by the transport.
     }
   }
 

@@ -6,9 +6,10 @@ import type { DeferralDecision, GateOptions } from '../gate.js';
 import { DEFAULT_STARTUP_TIMEOUT_MS } from './config.js';
 import type { McpConfig } from './config.js';
 import { McpServerConnection } from './mcp-connection.js';
-import type { McpConnectionSettings, McpReconnectOptions, McpServerEvent, McpServerStatus } from './mcp-connection.js';
+import type { McpConnectionSettings, McpExcludedTool, McpReconnectOptions, McpServerEvent, McpServerStatus } from './mcp-connection.js';
 import { createMcpToolDefinition } from './mcp-tool.js';
 import type { McpCallResult, McpToolInfo } from './mcp-tool.js';
+import { uniqueToolName } from './tool-names.js';
 
 /** Options of `connectMcpServers`. Every time constant is injectable so tests stay fast. */
 export interface ConnectMcpServersOptions {
@@ -44,6 +45,8 @@ export interface McpServerState {
   alwaysLoad: boolean;
   /** Why it is failed, when it is (stage `discovery` for start-up failures). */
   error?: ToolError;
+  /** The pid of a running stdio server, which is also its process group id. */
+  pid?: number;
 }
 
 /** The MCP side of a host: connected servers, their tools, the gate's decision, and calls. */
@@ -56,10 +59,17 @@ export interface McpManager extends DeferredToolCatalog {
   failures(): { server: string; error: ToolError }[];
   /** Every known MCP tool of servers that are ready or reconnecting. */
   tools(): McpToolInfo[];
+  /** Tools servers list that are left out (input schema past the depth or size limit), with the reason. */
+  excludedTools(): (McpExcludedTool & { server: string })[];
   /** The gate's decision over `tools()` (one function that `defer` and the host both read). */
   decision(): DeferralDecision;
-  /** Whether a tool (namespaced name) can be called now: its server is connected. */
+  /** Whether a tool (namespaced name) can be called now: its server is connected. O(1). */
   isAvailable(name: string): boolean;
+  /**
+   * Whether `name` is one of this manager's MCP tools whose server is not connected now (the only
+   * tools that come and go during a run). False for every other name, MCP or not. O(1).
+   */
+  isUnavailable(name: string): boolean;
   /** `ToolDefinition`s of every available MCP tool (direct and deferred), for `createAiTools`. */
   definitions(): AnyToolDefinition[];
   /** One `ServerToolConfig` per server (key `mcp:<server>`, not core); failed servers yield nothing with the reason. */
@@ -126,13 +136,35 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
   const counted = () => connections.filter((c) => c.everReady && (c.status === 'ready' || c.status === 'reconnecting'));
 
   let cacheVersion = -1;
-  let cache: { tools: McpToolInfo[]; byName: Map<string, McpToolInfo>; decision: DeferralDecision; deferred: CatalogTool[]; definitions: Map<string, AnyToolDefinition> };
+  let cache: {
+    tools: McpToolInfo[];
+    byServer: Map<string, McpToolInfo[]>;
+    byName: Map<string, McpToolInfo>;
+    decision: DeferralDecision;
+    deferred: CatalogTool[];
+    definitions: Map<string, AnyToolDefinition>;
+  };
+  // Rebuilt once per catalogue change (a server's list changed, a server came or went), never per
+  // step; definitions of unchanged tools are reused.
   const current = () => {
     if (cacheVersion === version) return cache;
-    const tools = counted().flatMap((c) => c.tools);
+    const servers = counted();
+    // Two servers can produce the same namespaced name (server "a" with tool "b__c", server "a__b"
+    // with tool "c"): every tool of such a clash gets the hashed form of its own (server, tool) pair,
+    // which is the same whatever the config order, instead of refusing to start.
+    const seen = new Map<string, number>();
+    for (const c of servers) for (const t of c.tools) seen.set(t.name, (seen.get(t.name) ?? 0) + 1);
+    const perServer = new Map<string, McpToolInfo[]>();
+    for (const c of servers) {
+      perServer.set(
+        c.name,
+        c.tools.map((t) => ((seen.get(t.name) ?? 0) > 1 ? { ...t, name: uniqueToolName(t.server, t.originalName, t.name) } : t)),
+      );
+    }
+    const tools = [...perServer.values()].flat();
     const byName = new Map(tools.map((t) => [t.name, t]));
     const decision = decideDeferral(
-      counted().map((c) => ({ server: c.name, toolNames: c.tools.map((t) => t.name), alwaysLoad: c.config.alwaysLoad ?? false })),
+      servers.map((c) => ({ server: c.name, toolNames: perServer.get(c.name)!.map((t) => t.name), alwaysLoad: c.config.alwaysLoad ?? false })),
       options.gate,
     );
     const available = (name: string) => byServer.get(byName.get(name)?.server ?? '')?.status === 'ready';
@@ -144,11 +176,10 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
       });
     const definitions = new Map<string, AnyToolDefinition>();
     for (const [name, info] of byName) {
-      // Definitions are rebuilt only when the catalog changes: compiling validators is the costly part.
       const previous = cache?.definitions.get(name);
       definitions.set(name, previous && cache.byName.get(name) === info ? previous : createMcpToolDefinition(info, (i, a, o) => callTool(i.name, a, o)));
     }
-    cache = { tools, byName, decision, deferred, definitions };
+    cache = { tools, byServer: perServer, byName, decision, deferred, definitions };
     cacheVersion = version;
     return cache;
   };
@@ -156,6 +187,11 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
   const isAvailable = (name: string) => {
     const info = current().byName.get(name);
     return info !== undefined && byServer.get(info.server)?.status === 'ready';
+  };
+
+  const isUnavailable = (name: string) => {
+    const info = current().byName.get(name);
+    return info !== undefined && byServer.get(info.server)?.status !== 'ready';
   };
 
   const callTool = async (name: string, args: Record<string, unknown>, callOptions: { signal?: AbortSignal } = {}) => {
@@ -180,12 +216,15 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
         toolCount: c.tools.length,
         alwaysLoad: c.config.alwaysLoad ?? false,
         ...(c.error ? { error: c.error } : {}),
+        ...(c.pid ? { pid: c.pid } : {}),
       })),
     failures: () => connections.filter((c) => c.status === 'failed' && c.error).map((c) => ({ server: c.name, error: c.error! })),
     tools: () => current().tools,
+    excludedTools: () => connections.flatMap((c) => c.excludedTools.map((t) => ({ ...t, server: c.name }))),
     decision: () => current().decision,
     deferredTools: () => current().deferred,
     isAvailable,
+    isUnavailable,
     definitions: () => [...current().definitions.entries()].filter(([name]) => isAvailable(name)).map(([, d]) => d),
     toolConfigs: () => connections.filter((c) => c.status !== 'disabled').map((c) => serverConfig(c)),
     configMetas: () =>
@@ -210,7 +249,7 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
     return {
       key: mcpConfigKey(connection.name),
       get toolNames() {
-        return connection.tools.map((t) => t.name);
+        return (current().byServer.get(connection.name) ?? connection.tools).map((t) => t.name);
       },
       core: false,
       requires: {
@@ -226,7 +265,10 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
           },
         ],
       },
-      create: () => connection.tools.map((t) => current().definitions.get(t.name)).filter((d): d is AnyToolDefinition => d !== undefined),
+      create: () =>
+        (current().byServer.get(connection.name) ?? [])
+          .map((t) => current().definitions.get(t.name))
+          .filter((d): d is AnyToolDefinition => d !== undefined),
       instructions: () => {
         const notes = connection.instructions;
         if (!notes) return undefined;

@@ -1,5 +1,6 @@
-import { defineTool, ToolDefinitionError, ToolError } from '@aibuddy/registry';
+import { defineTool, ToolError } from '@aibuddy/registry';
 import type { AnyToolDefinition, JsonSchema, ModelOutput } from '@aibuddy/registry';
+import { createMcpInputValidator } from './mcp-input-schema.js';
 
 /** One MCP tool as the catalog knows it. */
 export interface McpToolInfo {
@@ -139,13 +140,8 @@ export function createMcpToolDefinition(info: McpToolInfo, call: McpToolCaller):
     },
     toModelOutput: ({ output }: { output: McpCallResult }) => mcpResultToModelOutput(output),
   };
-  try {
-    return defineTool({ ...spec, inputSchema: info.inputSchema });
-  } catch (error) {
-    if (!ToolDefinitionError.isInstance(error)) throw error;
-    // The schema is valid for the model but our validator cannot compile it (for example an
-    // unsupported keyword): keep showing the server's schema and let the server validate.
-    const definition = defineTool({ ...spec, inputSchema: PERMISSIVE_SCHEMA });
-    return { ...definition, inputJsonSchema: info.inputSchema };
-  }
+  // The model sees the server's schema as it is; input is checked against it by Ajv (compiled at the
+  // first call), so every JSON Schema the server can write is enforced, `$ref` and all.
+  const definition = defineTool({ ...spec, inputSchema: PERMISSIVE_SCHEMA });
+  return { ...definition, inputJsonSchema: info.inputSchema, validate: createMcpInputValidator(info.inputSchema) };
 }

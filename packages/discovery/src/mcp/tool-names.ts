@@ -22,3 +22,13 @@ export function namespaceToolName(server: string, tool: string): string {
   const suffix = `_${shortHash(`${server}\u0000${tool}`)}`;
   return sanitized.slice(0, MAX_LENGTH - suffix.length) + suffix;
 }
+
+/**
+ * A name for an MCP tool whose namespaced name clashes with another server's (`a` + `b__c` and
+ * `a__b` + `c` both give `a__b__c`): the clashing name cut to leave room, `_`, and 8 hex digits of a
+ * hash of the (server, tool) pair. Deterministic, and different for each pair.
+ */
+export function uniqueToolName(server: string, tool: string, clashing: string): string {
+  const suffix = `_${shortHash(`${server}\u0000${tool}`)}`;
+  return clashing.replace(/_[0-9a-f]{8}$/, '').slice(0, MAX_LENGTH - suffix.length) + suffix;
+}

@@ -1,57 +1,57 @@
-/** A parsed `SKILL.md`: its frontmatter fields and the body after it. */
+import { parseDocument } from 'yaml';
+
+/** A parsed `SKILL.md`: its frontmatter and the body after it. */
 export interface ParsedSkillFile {
-  /** Top-level scalar fields of the YAML frontmatter (strings; lists joined by ", "). */
+  /** Top-level scalar fields of the frontmatter as text (lists of scalars joined by ", "; trimmed). */
   fields: Record<string, string>;
+  /** The whole frontmatter as YAML parsed it (nested `metadata:`, lists, numbers, ...). */
+  data: Record<string, unknown>;
   /** The Markdown after the frontmatter. */
   body: string;
+  /** Why the frontmatter is not valid YAML (or not a mapping), when it is not; `fields` is then empty. */
+  error?: string;
 }
 
-function unquote(value: string): string {
-  const v = value.trim();
-  if (v.length >= 2 && v.startsWith('"') && v.endsWith('"')) {
-    try {
-      return JSON.parse(v) as string;
-    } catch {
-      return v.slice(1, -1);
-    }
-  }
-  if (v.length >= 2 && v.startsWith("'") && v.endsWith("'")) return v.slice(1, -1).replace(/''/g, "'");
-  return v;
+function asText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value.trim();
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value) && value.every((v) => ['string', 'number', 'boolean'].includes(typeof v))) return value.map(String).join(', ');
+  return undefined;
 }
 
 /**
- * Reads the YAML frontmatter of a `SKILL.md` (the subset skills use: `key: value`, quoted values,
- * `|` and `>` block scalars, and indented continuation lines). Returns `undefined` when the file
- * does not start with a `---` frontmatter block.
+ * Reads the YAML frontmatter of a `SKILL.md` with the `yaml` package, so that everything YAML allows
+ * (comments, nested `metadata:`, flow lists `[a, b]`, block scalars, anchors) reads as YAML means it.
+ * Returns `undefined` when the file does not start with a `---` frontmatter block.
  */
 export function parseFrontmatter(text: string): ParsedSkillFile | undefined {
   const normalized = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
   if (!normalized.startsWith('---\n')) return undefined;
-  const end = normalized.indexOf('\n---', 4);
+  const end = normalized.indexOf('\n---', 3);
   if (end === -1) return undefined;
-  const header = normalized.slice(4, end);
+  const header = normalized.slice(4, end + 1);
   const afterMarker = normalized.indexOf('\n', end + 4);
   const body = afterMarker === -1 ? '' : normalized.slice(afterMarker + 1);
-  const fields: Record<string, string> = {};
-  const lines = header.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    const match = /^([A-Za-z0-9_-]+):(.*)$/.exec(line);
-    if (!match) continue;
-    const key = match[1] as string;
-    const rest = (match[2] as string).trim();
-    const continuation: string[] = [];
-    while (i + 1 < lines.length && (/^\s+\S/.test(lines[i + 1] as string) || (lines[i + 1] as string).trim() === '')) {
-      continuation.push((lines[++i] as string).trim());
-    }
-    while (continuation.length > 0 && continuation.at(-1) === '') continuation.pop();
-    if (rest === '|' || rest === '|-') fields[key] = continuation.join('\n');
-    else if (rest === '>' || rest === '>-' || rest === '') {
-      const items = continuation.filter((l) => l.startsWith('- '));
-      fields[key] = items.length > 0 && items.length === continuation.filter((l) => l !== '').length
-        ? items.map((l) => unquote(l.slice(2))).join(', ')
-        : continuation.join(' ').replace(/\s+/g, ' ').trim();
-    } else fields[key] = [unquote(rest), ...continuation].join(' ').trim();
+  // Aliases are capped so that a "billion laughs" header cannot blow up memory.
+  const document = parseDocument(header, { prettyErrors: false });
+  if (document.errors.length > 0) {
+    return { fields: {}, data: {}, body, error: document.errors[0]!.message.split('\n')[0]! };
   }
-  return { fields, body };
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: 100 });
+  } catch (error) {
+    return { fields: {}, data: {}, body, error: (error as Error).message };
+  }
+  if (value === null || value === undefined) return { fields: {}, data: {}, body };
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    return { fields: {}, data: {}, body, error: 'the frontmatter is not a mapping of keys to values' };
+  }
+  const data = value as Record<string, unknown>;
+  const fields: Record<string, string> = {};
+  for (const [key, v] of Object.entries(data)) {
+    const textValue = asText(v);
+    if (textValue !== undefined) fields[key] = textValue;
+  }
+  return { fields, data, body };
 }

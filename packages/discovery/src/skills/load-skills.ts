@@ -72,6 +72,10 @@ export async function loadSkills(root: string): Promise<LoadedSkills> {
       result.problems.push({ dir, message: 'SKILL.md has no frontmatter; start it with ---, name: ..., description: ..., ---.' });
       continue;
     }
+    if (parsed.error) {
+      result.problems.push({ dir, message: `the frontmatter of SKILL.md is not valid YAML (${parsed.error}); fix it (quote values that contain ": ").` });
+      continue;
+    }
     const name = parsed.fields.name?.trim() ?? '';
     const description = parsed.fields.description?.trim() ?? '';
     if (!SKILL_NAME.test(name)) {

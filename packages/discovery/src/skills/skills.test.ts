@@ -55,7 +55,33 @@ describe('loadSkills', () => {
   });
 
   it('parses quoted values and | blocks', () => {
-    expect(parseFrontmatter("---\nname: 'a'\ndescription: |\n  one\n  two\n---\nbody")).toEqual({ fields: { name: 'a', description: 'one\ntwo' }, body: 'body' });
+    expect(parseFrontmatter("---\nname: 'a'\ndescription: |\n  one\n  two\n---\nbody")).toMatchObject({ fields: { name: 'a', description: 'one\ntwo' }, body: 'body' });
+  });
+
+  it('reads comments, nested metadata and flow lists as YAML means them (issue 18)', () => {
+    const text = [
+      '---',
+      '# a comment line',
+      'name: db-migrate # trailing comment',
+      'description: "Plan: then run a migration"',
+      'metadata:',
+      '  owner: data-team',
+      '  tags: [sql, ops]',
+      'allowed-tools: [read_file, execute]',
+      '---',
+      'Steps.',
+    ].join('\n');
+    const parsed = parseFrontmatter(text)!;
+    expect(parsed.error).toBeUndefined();
+    expect(parsed.fields).toEqual({ name: 'db-migrate', description: 'Plan: then run a migration', 'allowed-tools': 'read_file, execute' });
+    expect(parsed.data.metadata).toEqual({ owner: 'data-team', tags: ['sql', 'ops'] });
+    expect(parsed.body).toBe('Steps.');
+  });
+
+  it('reports invalid YAML instead of guessing', () => {
+    const parsed = parseFrontmatter('---\nname: [unclosed\ndescription: x\n---\nbody')!;
+    expect(parsed.error).toBeTruthy();
+    expect(parsed.fields).toEqual({});
   });
 });
 

@@ -30,6 +30,28 @@ export interface ToolSearchConfigOptions {
   activeSet?: ActiveSet;
   /** Tools returned when the model gives no `limit` (default 5). */
   defaultLimit?: number;
+  /**
+   * How results are shown to the model (default `schemas`). `tool-reference` is for the Anthropic
+   * native defer path: the model is sent `tool_reference` blocks and the API loads the referenced
+   * deferred definitions itself. `@aibuddy/defer`'s `toolSearchPresentation(path)` picks it.
+   * The raw output (and so the client's view and the event log) is the same either way.
+   */
+  presentation?: ToolSearchPresentation;
+}
+
+/** How `tool_search` answers the model. */
+export type ToolSearchPresentation =
+  /** Full schemas as JSON; the tools join the offered set at the next step (`activeTools` path). */
+  | 'schemas'
+  /** Anthropic `tool_reference` blocks: the API expands the deferred definitions itself (native path). */
+  | 'tool-reference';
+
+/** Anthropic `tool_reference` content for tool names (what a client-side tool search answers with). */
+export function toolReferenceOutput(names: readonly string[]) {
+  return {
+    type: 'content' as const,
+    value: names.map((toolName) => ({ type: 'custom' as const, providerOptions: { anthropic: { type: 'tool-reference', toolName } } })),
+  };
 }
 
 /** One tool in a `tool_search` result. */
@@ -82,15 +104,20 @@ export function parseSlashRegex(query: string): string | undefined {
  * With no deferred tools the config yields nothing, and `resolveToolSet` reports why.
  */
 export function createToolSearchConfig(options: ToolSearchConfigOptions): ServerToolConfig {
-  const indexes = new WeakMap<readonly CatalogTool[], ToolIndex>();
+  // One index (and name lookup) per catalogue version, built once per change: a search then costs the
+  // engine's query time only, never a pass over the catalogue.
+  const indexes = new WeakMap<readonly CatalogTool[], { index: ToolIndex; byName: Map<string, CatalogTool> }>();
   const defaultLimit = Math.min(Math.max(1, options.defaultLimit ?? DEFAULT_TOOL_SEARCH_LIMIT), MAX_TOOL_SEARCH_LIMIT);
   const indexOf = (tools: readonly CatalogTool[]) => {
-    let index = indexes.get(tools);
-    if (!index) {
-      index = createToolIndex(tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, server: t.server })));
-      indexes.set(tools, index);
+    let entry = indexes.get(tools);
+    if (!entry) {
+      entry = {
+        index: createToolIndex(tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, server: t.server }))),
+        byName: new Map(tools.map((t) => [t.name, t])),
+      };
+      indexes.set(tools, entry);
     }
-    return index;
+    return entry;
   };
 
   return {
@@ -108,6 +135,9 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
     },
     create(context: ToolConfigContext) {
       const activeSet = options.activeSet ?? context.services.activeSet;
+      // Built with the tool set, not at the first search: a catalogue's index costs start-up time once
+      // instead of one model step (10,000 tools: a few hundred ms).
+      indexOf(options.catalog.deferredTools());
       return [
         defineTool({
           name: TOOL_SEARCH_TOOL_NAME,
@@ -117,21 +147,27 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
             'Query in words, by tool or server name, or with a regular expression as /pattern/flags.',
           inputSchema,
           disposable: false,
+          ...(options.presentation === 'tool-reference'
+            ? {
+                toModelOutput: ({ output }: { output: ToolSearchResult }) =>
+                  output.tools.length > 0 ? toolReferenceOutput(output.tools.map((t) => t.name)) : output.note,
+              }
+            : {}),
           execute: ({ query, regex, limit }): ToolSearchResult => {
             const tools = options.catalog.deferredTools();
             const slash = regex ? undefined : parseSlashRegex(query);
             const mode = regex || slash !== undefined ? 'regex' : 'text';
             const pattern = slash ?? query;
+            const { index, byName } = indexOf(tools);
             let hits;
             try {
-              hits = indexOf(tools).search(pattern, { limit: limit ?? defaultLimit, regex: mode === 'regex' });
+              hits = index.search(pattern, { limit: limit ?? defaultLimit, regex: mode === 'regex' });
             } catch (error) {
               if (ToolSearchQueryError.isInstance(error)) {
                 throw new ToolError(error.message, { stage: 'parameters', toolName: TOOL_SEARCH_TOOL_NAME, cause: error });
               }
               throw error;
             }
-            const byName = new Map(tools.map((t) => [t.name, t]));
             const found: ToolSearchResultTool[] = [];
             for (const hit of hits) {
               const tool = byName.get(hit.name);

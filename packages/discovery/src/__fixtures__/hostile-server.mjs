@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// An MCP server over stdio with hostile tool lists, for the hardening tests.
+//   --deep=N         one tool ("deep") whose input schema nests N levels, beside two normal tools
+//   --ref-root       one tool ("tree") whose schema is recursive through `$ref: "#"`, and one ("strict")
+//                    whose `required` names a property that `properties` does not list
+//   --tools=a,b      plain tools with these names
+//   --huge=BYTES     tools/list answers with one message of about BYTES bytes
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const args = Object.fromEntries(process.argv.slice(2).map((a) => { const [k, v] = a.replace(/^--/, '').split('='); return [k, v ?? true]; }));
+const plain = (name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } });
+const tools = [];
+if (args.deep) {
+  let schema = { type: 'string' };
+  for (let i = 0; i < Number(args.deep); i++) schema = { type: 'object', properties: { next: schema } };
+  tools.push(plain('before'), { name: 'deep', description: 'A hostile tool.', inputSchema: schema }, plain('after'));
+}
+if (args['ref-root']) {
+  tools.push({
+    name: 'tree',
+    description: 'Takes a tree of nodes.',
+    inputSchema: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } }, required: ['name'] },
+  });
+  tools.push({ name: 'strict', description: 'Needs a token.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['token'] } });
+}
+if (typeof args.tools === 'string') for (const name of args.tools.split(',')) tools.push(plain(name));
+if (args.huge) tools.push({ name: 'big', description: 'x'.repeat(Number(args.huge)), inputSchema: { type: 'object' } });
+
+const server = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: {} } });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: `${request.params.name} ran with ${JSON.stringify(request.params.arguments ?? {})}` }] }));
+await server.connect(new StdioServerTransport());

@@ -1,0 +1,108 @@
+// Hostile MCP input (issue 13): each case failed on the main before this change.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { resolveToolSet } from '@aibuddy/registry';
+import { afterEach, describe, expect, it } from 'vitest';
+import { McpConfigError } from '../errors.js';
+import { closeAll, connect } from '../__fixtures__/mcp-helpers.js';
+import { loadMcpConfig, parseMcpConfig } from './config.js';
+
+afterEach(closeAll);
+
+const HOSTILE = fileURLToPath(new URL('../__fixtures__/hostile-server.mjs', import.meta.url));
+const hostile = (...flags: string[]) => ({ command: process.execPath, args: [HOSTILE, ...flags] });
+
+describe('MCP input hardened', () => {
+  it('a tool nesting 1,000 levels is left out with a reason; its server and the others keep working', async () => {
+    const m = await connect({ bad: hostile('--deep=1000'), good: hostile('--tools=ping') });
+    expect(m.servers().map((s) => s.status)).toEqual(['ready', 'ready']);
+    expect(m.tools().map((t) => t.name).sort()).toEqual(['bad__after', 'bad__before', 'good__ping']);
+    expect(m.excludedTools()).toEqual([{ name: 'bad__deep', tool: 'deep', server: 'bad', reason: expect.stringMatching(/nests deeper than 64 levels/) }]);
+    expect(m.events.some((e) => e.type === 'warning' && /"deep" is left out/.test(e.message))).toBe(true);
+    // Nothing downstream throws RangeError: the gate, the configs, resolveToolSet, a call.
+    expect(m.decision().direct).toHaveLength(3);
+    const set = await resolveToolSet({ configs: m.toolConfigs() });
+    expect(set.tools.map((t) => t.definition.name).sort()).toEqual(['bad__after', 'bad__before', 'good__ping']);
+    expect(await m.callTool('bad__after', { text: 'hi' })).toMatchObject({ content: [{ text: 'after ran with {"text":"hi"}' }] });
+  });
+
+  it('$ref: "#" and required are enforced by a real validator, at the parameters stage, without RangeError', async () => {
+    const m = await connect({ s: hostile('--ref-root') });
+    const definitions = new Map(m.definitions().map((d) => [d.name, d]));
+    const tree = definitions.get('s__tree')!;
+    expect(tree.validate({ name: 'root', children: [{ name: 'a', children: [{ name: 'b' }] }] }).success).toBe(true);
+    const bad = tree.validate({ name: 'root', children: [{ children: [] }] });
+    expect(bad).toEqual({ success: false, issues: [{ path: 'children.0.name', message: 'is required' }] });
+    const strict = definitions.get('s__strict')!;
+    expect(strict.validate({ text: 'x' })).toEqual({ success: false, issues: [{ path: 'token', message: 'is required' }] });
+    expect(strict.validate({ text: 'x', token: 't' }).success).toBe(true);
+    // The model still sees the server's schema as written.
+    expect(tree.inputJsonSchema).toMatchObject({ properties: { children: { items: { $ref: '#' } } } });
+  });
+
+  it('colliding namespaced names are made unique, deterministically, instead of refusing to start', async () => {
+    const m = await connect({ a: hostile('--tools=b__c,plain'), a__b: hostile('--tools=c') });
+    const names = m.tools().map((t) => t.name);
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).not.toContain('a__b__c');
+    const clashed = m.tools().filter((t) => t.name.startsWith('a__b__c_'));
+    expect(clashed.map((t) => [t.server, t.originalName]).sort()).toEqual([['a', 'b__c'], ['a__b', 'c']]);
+    expect(names).toContain('a__plain');
+    // Each name reaches its own server.
+    for (const t of clashed) expect(await m.callTool(t.name, {})).toMatchObject({ content: [{ text: `${t.originalName} ran with {}` }] });
+    // The same names whatever the config order.
+    await closeAll();
+    const again = await connect({ a__b: hostile('--tools=c'), a: hostile('--tools=b__c,plain') });
+    expect(again.tools().map((t) => t.name).sort()).toEqual([...names].sort());
+    expect(new Set(Object.keys(again.nameMap())).size).toBe(3);
+  });
+
+  it('server names "__proto__" and "constructor" are servers like any other', async () => {
+    const config = parseMcpConfig(JSON.parse('{"mcpServers":{"__proto__":{"command":"x"},"constructor":{"command":"y"}}}'));
+    expect(Object.keys(config.servers)).toEqual(['__proto__', 'constructor']);
+    const m = await connect(JSON.parse(`{"__proto__":${JSON.stringify(hostile('--tools=one'))},"constructor":${JSON.stringify(hostile('--tools=two'))}}`));
+    expect(m.tools().map((t) => t.name).sort()).toEqual(['__proto____one', 'constructor__two']);
+    expect(m.toolConfigs().map((c) => c.key)).toEqual(['mcp:__proto__', 'mcp:constructor']);
+  });
+
+  it('a tools/list reply over the stdio message limit is reported as such, not as "Connection closed"', async () => {
+    const m = await connect({ huge: hostile('--huge=11000000'), good: hostile('--tools=ping') });
+    const failure = m.failures().find((f) => f.server === 'huge');
+    expect(failure?.error.stage).toBe('discovery');
+    expect(failure?.error.message).toMatch(/exceeded 10485760 bytes/);
+    expect(failure?.error.message).not.toMatch(/Connection closed/);
+    expect(m.tools().map((t) => t.name)).toEqual(['good__ping']);
+  });
+});
+
+describe('--mcp-config must be a regular file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'mcp-config-kind-'));
+  const refused = async (path: string) => {
+    const error = await loadMcpConfig(path).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(McpConfigError.isInstance(error)).toBe(true);
+    expect((error as McpConfigError).stage).toBe('discovery');
+    return (error as Error).message;
+  };
+
+  it('refuses a FIFO at once instead of hanging', async () => {
+    const fifo = join(dir, 'config.fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(await refused(fifo)).toMatch(/named pipe \(FIFO\), not a regular file/);
+  });
+
+  it('refuses a folder and a device', async () => {
+    expect(await refused(dir)).toMatch(/a folder, not a regular file/);
+    expect(await refused('/dev/zero')).toMatch(/device or other special file, not a regular file/);
+  });
+
+  it('still reads a regular file', async () => {
+    writeFileSync(join(dir, 'ok.json'), '{"mcpServers":{"a":{"command":"node"}}}');
+    expect((await loadMcpConfig(join(dir, 'ok.json'))).servers.a).toMatchObject({ command: 'node' });
+  });
+});

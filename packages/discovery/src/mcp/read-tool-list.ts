@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import type { McpServerConfig } from './config.js';
+import { mcpSchemaProblem } from './mcp-input-schema.js';
+import { normalizeMcpInputSchema } from './mcp-tool.js';
+import type { McpToolInfo } from './mcp-tool.js';
+import { namespaceToolName } from './tool-names.js';
+
+/** A tool a server lists that cannot be offered, with the reason. */
+export interface McpExcludedTool {
+  /** The namespaced name it would have had. */
+  name: string;
+  /** Its name on the server. */
+  tool: string;
+  /** Why it is left out, as a sentence. */
+  reason: string;
+}
+
+// The SDK's own schema rejects the whole page when one tool is malformed; we keep the good ones.
+const LaxToolSchema = z.looseObject({ name: z.unknown(), description: z.unknown().optional(), inputSchema: z.unknown().optional() });
+
+/**
+ * Turns a server's raw `tools/list` items into the catalogue's tools: allow / deny lists applied,
+ * namespaced names, nameless and repeated tools skipped, schemas past the depth or size limit left
+ * out with a reason (the server's other tools are kept), schemas normalised to a top-level object.
+ */
+export function readToolList(
+  raw: readonly unknown[],
+  server: string,
+  config: Pick<McpServerConfig, 'allowTools' | 'denyTools'>,
+  warn: (message: string) => void,
+): { tools: McpToolInfo[]; excluded: McpExcludedTool[] } {
+  const allow = config.allowTools ? new Set(config.allowTools) : undefined;
+  const deny = new Set(config.denyTools ?? []);
+  const tools: McpToolInfo[] = [];
+  const excluded: McpExcludedTool[] = [];
+  const names = new Set<string>();
+  const seen = new Set<string>();
+  for (const item of raw) {
+    const parsed = LaxToolSchema.safeParse(item);
+    if (!parsed.success || typeof parsed.data.name !== 'string' || parsed.data.name === '') {
+      warn(`skipped a tool without a name: ${JSON.stringify(item).slice(0, 200)}`);
+      continue;
+    }
+    const original = parsed.data.name;
+    seen.add(original);
+    if (allow && !allow.has(original)) continue;
+    if (deny.has(original)) continue;
+    const name = namespaceToolName(server, original);
+    if (names.has(name)) {
+      warn(`tool "${original}" is listed twice; kept the first.`);
+      continue;
+    }
+    const problem = mcpSchemaProblem(parsed.data.inputSchema);
+    if (problem) {
+      excluded.push({ name, tool: original, reason: `${problem}; the tool is left out (the server's other tools are kept)` });
+      warn(`tool "${original}" is left out: ${problem}.`);
+      continue;
+    }
+    names.add(name);
+    const { schema, fallback } = normalizeMcpInputSchema(parsed.data.inputSchema);
+    if (fallback) warn(`tool "${original}" has no top-level object input schema; it accepts any named arguments.`);
+    const description =
+      typeof parsed.data.description === 'string' && parsed.data.description.trim() !== ''
+        ? parsed.data.description
+        : `${original} (tool of the MCP server "${server}")`;
+    tools.push({ name, originalName: original, server, description, inputSchema: schema, schemaFallback: fallback });
+  }
+  for (const wanted of allow ?? []) {
+    if (!seen.has(wanted)) warn(`allowTools names "${wanted}", which the server does not offer.`);
+  }
+  return { tools, excluded };
+}
