@@ -26,7 +26,8 @@ describe('allow rules: --allow, the config file, and what aibuddy tools shows', 
         { rule: 'cargo clippy', source: '--allow' },
       ]),
     );
-    expect(report.commandPolicy.protectedPaths).toEqual(['.git (every one, at any depth)', '.aibuddy']);
+    // The data folder lives outside the workspace (a --data-dir inside it is refused), so only .git is listed.
+    expect(report.commandPolicy.protectedPaths).toEqual(['.git (every one, at any depth)']);
 
     const text = await runCli(['tools', '--workspace', workspace, '--allow', 'cargo clippy'], { env: env() });
     expect(text.code).toBe(0);
