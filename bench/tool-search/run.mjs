@@ -27,7 +27,17 @@ const opt = (flag) => {
   const i = args.indexOf(flag);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const dataRoot = resolve(process.env.AIBUDDY_BENCH_DATA ?? resolve(repoRoot, '../shared/bench-data'));
+// The data lives beside the repository (<repo>/../shared/bench-data); a git worktree may sit deeper, so
+// the parents of the repo root are tried in turn.
+function findDataRoot() {
+  if (process.env.AIBUDDY_BENCH_DATA) return resolve(process.env.AIBUDDY_BENCH_DATA);
+  for (let dir = repoRoot; ; dir = dirname(dir)) {
+    const candidate = resolve(dir, '../shared/bench-data');
+    if (existsSync(join(candidate, 'bm25-baseline.mjs'))) return candidate;
+    if (dirname(dir) === dir) return resolve(repoRoot, '../shared/bench-data');
+  }
+}
+const dataRoot = findDataRoot();
 const baselineScript = join(dataRoot, 'bm25-baseline.mjs');
 const tuning = process.env.AIBUDDY_TUNING ? JSON.parse(process.env.AIBUDDY_TUNING) : {};
 const KMAX = 10;
@@ -42,7 +52,10 @@ async function loadEngine() {
   const require = createRequire(join(repoRoot, 'package.json'));
   const ts = require('typescript');
   const srcDir = join(repoRoot, 'packages/discovery/src/search');
-  const outDir = mkdtempSync(join(tmpdir(), 'aibuddy-tool-search-bench-'));
+  // Inside the package, so that the engine's imports (stemmer, zod, ai) resolve from its node_modules.
+  const cache = join(repoRoot, 'packages/discovery/node_modules/.cache');
+  mkdirSync(cache, { recursive: true });
+  const outDir = mkdtempSync(join(cache, 'tool-search-bench-'));
   process.on('exit', () => rmSync(outDir, { recursive: true, force: true }));
   for (const file of readdirSync(srcDir)) {
     if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
@@ -85,7 +98,7 @@ const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sor
 
 function runEngine(engine, catalog, queries) {
   const t0 = performance.now();
-  const index = engine.createToolIndex(catalog, tuning);
+  const index = engine.createToolIndex(catalog, { tuning });
   const buildMs = performance.now() - t0;
   for (const q of queries.slice(0, 20)) index.search(q.query, { limit: KMAX }); // JIT warm-up, as the baseline
   const sums = {};
@@ -163,7 +176,7 @@ function warmBuild(engine, catalog, queries) {
   for (let i = 0; i < 5; i++) {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    const index = engine.createToolIndex(catalog, tuning);
+    const index = engine.createToolIndex(catalog, { tuning });
     builds.push(performance.now() - t0);
     const c = process.cpuUsage(c0);
     cpuBuilds.push((c.user + c.system) / 1000);

@@ -1,0 +1,146 @@
+import type { RegexDocument } from './regex-search.js';
+import { isStopWord, splitWords, stem } from './text.js';
+
+/** Fields of a tool, in this order: name, server, description, parameter names + descriptions. */
+export const FIELD_COUNT = 4;
+
+/** BM25F parameters. */
+export interface Bm25fParams {
+  /** Term-frequency saturation. */
+  k1: number;
+  /** Field weights: name, server, description, parameters. */
+  fieldWeights: readonly number[];
+  /** Length normalisation (BM25 b) per field, same order. */
+  fieldB: readonly number[];
+}
+
+/**
+ * A BM25F index over the four fields of each tool (Robertson & Zaragoza's form: field term counts are
+ * length-normalised per field, weighted, summed, then saturated once). Impacts (idf × saturated tf)
+ * are precomputed per posting in compressed sparse rows, so a query is a sum over posting lists.
+ */
+export interface Bm25fIndex {
+  /** Number of tools. */
+  n: number;
+  /** Stemmed term → term id. */
+  vocab: Map<string, number>;
+  /** Term text by id. */
+  terms: string[];
+  /** Raw (unstemmed) catalogue words, for splitting run-together query words. */
+  rawWords: Set<string>;
+  /** Inverse document frequency by term id. */
+  idf: Float64Array;
+  /** Postings of term t are [postStart[t], postStart[t + 1]). */
+  postStart: Int32Array;
+  postDoc: Int32Array;
+  postImpact: Float64Array;
+  /** Name terms of tool d are nameTerms[nameStart[d] .. nameStart[d + 1]) (distinct). */
+  nameStart: Int32Array;
+  nameTerms: Int32Array;
+  /** Σ idf of a tool's distinct name terms. */
+  nameMass: Float64Array;
+}
+
+/** Indexes the tools' texts (names already validated). */
+export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25fIndex {
+  const n = docs.length;
+  const vocab = new Map<string, number>();
+  const terms: string[] = [];
+  const rawWords = new Set<string>();
+  const idOf = (word: string): number => {
+    rawWords.add(word);
+    const s = stem(word);
+    let id = vocab.get(s);
+    if (id === undefined) {
+      id = terms.length;
+      vocab.set(s, id);
+      terms.push(s);
+    }
+    return id;
+  };
+  // Pass 1: term ids per field, flat; fieldStart[d * F + f] is where field f of tool d starts.
+  const tokens: number[] = [];
+  const fieldStart = new Int32Array(n * FIELD_COUNT + 1);
+  const lengthSum = new Float64Array(FIELD_COUNT);
+  const addText = (text: string): void => {
+    for (const word of splitWords(text)) if (!isStopWord(word)) tokens.push(idOf(word));
+  };
+  for (let d = 0; d < n; d++) {
+    const e = docs[d] as RegexDocument;
+    const fields = [e.name, e.server, e.description, e.params];
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const start = tokens.length;
+      fieldStart[d * FIELD_COUNT + f] = start;
+      addText(typeof fields[f] === 'string' ? (fields[f] as string) : '');
+      lengthSum[f] = (lengthSum[f] as number) + tokens.length - start;
+    }
+  }
+  fieldStart[n * FIELD_COUNT] = tokens.length;
+  const V = terms.length;
+
+  // Pass 2: pseudo term frequency per (tool, term), document frequencies.
+  const norm = new Float64Array(FIELD_COUNT);
+  const avg = Array.from(lengthSum, (s) => (n > 0 ? s / n : 0));
+  const tf = new Float64Array(V);
+  const touched: number[] = [];
+  const pTerm: number[] = [];
+  const pDoc: number[] = [];
+  const pTf: number[] = [];
+  const df = new Int32Array(V);
+  for (let d = 0; d < n; d++) {
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const start = fieldStart[d * FIELD_COUNT + f] as number;
+      const end = fieldStart[d * FIELD_COUNT + f + 1] as number;
+      const b = p.fieldB[f] as number;
+      const a = avg[f] as number;
+      norm[f] = (p.fieldWeights[f] as number) / (a > 0 ? 1 - b + (b * (end - start)) / a : 1);
+      for (let i = start; i < end; i++) {
+        const id = tokens[i] as number;
+        if (tf[id] === 0) touched.push(id);
+        tf[id] = (tf[id] as number) + (norm[f] as number);
+      }
+    }
+    for (const id of touched) {
+      pTerm.push(id);
+      pDoc.push(d);
+      pTf.push(tf[id] as number);
+      df[id] = (df[id] as number) + 1;
+      tf[id] = 0;
+    }
+    touched.length = 0;
+  }
+  const idf = new Float64Array(V);
+  for (let t = 0; t < V; t++) idf[t] = Math.log(1 + (n - (df[t] as number) + 0.5) / ((df[t] as number) + 0.5));
+
+  // Compressed sparse rows by term (counting sort; docs stay ascending within a term).
+  const postStart = new Int32Array(V + 1);
+  for (let t = 0; t < V; t++) postStart[t + 1] = (postStart[t] as number) + (df[t] as number);
+  const fill = postStart.slice(0, V);
+  const postDoc = new Int32Array(pTerm.length);
+  const postImpact = new Float64Array(pTerm.length);
+  const k1 = p.k1;
+  for (let i = 0; i < pTerm.length; i++) {
+    const t = pTerm[i] as number;
+    const at = fill[t] as number;
+    fill[t] = at + 1;
+    const x = pTf[i] as number;
+    postDoc[at] = pDoc[i] as number;
+    postImpact[at] = ((idf[t] as number) * x * (k1 + 1)) / (x + k1);
+  }
+
+  // Distinct name terms per tool, and their idf mass (for the name-coverage bonus).
+  const nameStart = new Int32Array(n + 1);
+  const nameList: number[] = [];
+  const nameMass = new Float64Array(n);
+  for (let d = 0; d < n; d++) {
+    const start = nameList.length;
+    for (let i = fieldStart[d * FIELD_COUNT] as number; i < (fieldStart[d * FIELD_COUNT + 1] as number); i++) {
+      const id = tokens[i] as number;
+      if (nameList.indexOf(id, start) >= 0) continue;
+      nameList.push(id);
+      nameMass[d] = (nameMass[d] as number) + (idf[id] as number);
+    }
+    nameStart[d + 1] = nameList.length;
+  }
+  return { n, vocab, terms, rawWords, idf, postStart, postDoc, postImpact, nameStart, nameTerms: Int32Array.from(nameList), nameMass };
+}

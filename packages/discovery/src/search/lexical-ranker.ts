@@ -1,0 +1,301 @@
+import { buildBm25f, type Bm25fIndex } from './bm25f.js';
+import { compact, compoundIdentifiers, isStopWord, queryWords, splitClauses, stem, type QueryWord } from './text.js';
+import type { RegexDocument } from './regex-search.js';
+import { UnknownWords } from './unknown-words.js';
+
+/**
+ * Ranking parameters of the lexical path. Few on purpose, each with a reason; the same values on every
+ * catalogue (chosen as bench/tool-search/README.md describes). Exposed for experiments only.
+ */
+export interface ToolIndexTuning {
+  /** BM25 term-frequency saturation. */
+  k1: number;
+  /** BM25F field weights: name, server, description, parameters (names + descriptions). */
+  fieldWeights: readonly [number, number, number, number];
+  /** Field length normalisation (BM25 b) per field, same order. */
+  fieldB: readonly [number, number, number, number];
+  /** Weight of query words inside quotes: they are usually argument values, not what the tool does. */
+  quotedWeight: number;
+  /** Weight of a one-edit typo correction of an unknown query word. */
+  typoWeight: number;
+  /** Weight of the pieces of a run-together query word, and of two query words the catalogue writes as one. */
+  splitWeight: number;
+  /** Bonus, as a fraction of the best score, × the idf-weighted share of the tool's name terms in the query. */
+  nameCoverage: number;
+  /** Share of the score from the tool's best clause of a multi-part request, relative to that clause's best (0 = off). */
+  clauseMix: number;
+  /** Share of the best score among a tool's server siblings added to the tool (tools of a server travel together). */
+  siblingShare: number;
+  /** Bonus, as a fraction of the best score, when the query spells a tool name as an identifier ("create_issue"). */
+  nameBonus: number;
+  /** Bonus, as a fraction of the best score, for the tools of a server the query names ("github"). */
+  serverBonus: number;
+}
+
+/** Default ranking parameters (see bench/tool-search/README.md for how they were chosen). */
+export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
+  k1: 1.2,
+  fieldWeights: [2, 1, 1, 0.5] as const,
+  fieldB: [0.5, 0.5, 0.75, 0.75] as const,
+  quotedWeight: 0.5,
+  typoWeight: 0.7,
+  splitWeight: 0.5,
+  nameCoverage: 0.2,
+  clauseMix: 0.5,
+  siblingShare: 0.3,
+  nameBonus: 0.3,
+  serverBonus: 0.3,
+});
+
+// Longer queries are cut: ranking quality does not improve past a few paragraphs, latency would.
+const MAX_QUERY_CHARS = 4000;
+
+/** A ranked tool: catalogue position and score. */
+export interface RankedDoc {
+  /** Position in the indexed entries. */
+  doc: number;
+  /** Lexical score (> 0). */
+  score: number;
+}
+
+/** The lexical ranker over a catalogue. */
+export interface LexicalRanker {
+  /** Best `limit` tools for `query`, best first; [] when no query term is in the catalogue. */
+  rank(query: string, limit: number): RankedDoc[];
+}
+
+/** Builds the lexical ranker: BM25F plus a few catalogue-independent query rules and bonuses. */
+export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIndexTuning): LexicalRanker {
+  const ix: Bm25fIndex = buildBm25f(entries, t);
+  const { n, vocab, idf, postStart, postDoc, postImpact, nameStart, nameTerms, nameMass } = ix;
+  const unknown = new UnknownWords(ix.terms, (w) => ix.rawWords.has(w));
+
+  // Servers: id per tool, and compact names for mentions ("git hub" / "github" → server github).
+  const serverIds = new Map<string, number>();
+  const serverOf = new Int32Array(n).fill(-1);
+  entries.forEach((e, d) => {
+    if (!e.server) return;
+    let sid = serverIds.get(e.server);
+    if (sid === undefined) serverIds.set(e.server, (sid = serverIds.size));
+    serverOf[d] = sid;
+  });
+  const serverByKey = new Map<string, number>();
+  for (const [server, sid] of serverIds) {
+    const key = compact(server);
+    if (key.length >= 3 && !serverByKey.has(key)) serverByKey.set(key, sid);
+  }
+  // Tools by compact name, whole and without a "server__" namespace ("github__create_issue" → "createissue").
+  const toolByKey = new Map<string, number>();
+  entries.forEach((e, d) => {
+    const key = compact(e.name);
+    if (!toolByKey.has(key)) toolByKey.set(key, d);
+    const local = e.name.includes('__') ? compact(e.name.slice(e.name.lastIndexOf('__') + 2)) : '';
+    if (local.length >= 4 && local !== key && !toolByKey.has(local)) toolByKey.set(local, d);
+  });
+
+  // Query-time scratch, reused (searches are synchronous).
+  const acc = new Float64Array(n);
+  const clauseAcc = new Float64Array(n);
+  const clauseBest = new Float64Array(n);
+  const seen = new Uint8Array(n);
+  const docs = new Int32Array(n);
+  const serverBest = new Float64Array(serverIds.size);
+  const qWeight = new Float64Array(ix.terms.length);
+
+  /** Query words → distinct term ids with weights (a repeated word counts once, at its highest weight). */
+  function queryTerms(words: readonly QueryWord[], identifiers: readonly string[]): { ids: number[]; weights: number[] } {
+    const ids: number[] = [];
+    const put = (id: number, w: number): void => {
+      if (qWeight[id] === 0) ids.push(id);
+      if (w > (qWeight[id] as number)) qWeight[id] = w;
+    };
+    for (const { word, weight } of words) {
+      if (isStopWord(word)) continue;
+      const id = vocab.get(stem(word));
+      if (id !== undefined) {
+        put(id, weight);
+        continue;
+      }
+      const near = unknown.near(word);
+      if (near.length > 0) {
+        for (const nid of near) put(nid, weight * t.typoWeight);
+        continue;
+      }
+      for (const piece of unknown.split(word) ?? []) {
+        const pid = vocab.get(stem(piece));
+        if (pid !== undefined && !isStopWord(piece)) put(pid, weight * t.splitWeight);
+      }
+    }
+    // Two query words the catalogue writes as one ("zip code" → "zipcode").
+    for (let i = 0; i + 1 < words.length; i++) {
+      const a = words[i] as QueryWord;
+      const b = words[i + 1] as QueryWord;
+      const joined = a.word + b.word;
+      if (ix.rawWords.has(joined)) put(vocab.get(stem(joined)) as number, Math.min(a.weight, b.weight) * t.splitWeight);
+    }
+    // Identifiers the catalogue has as one word ("WhoIS" → "whois").
+    for (const ident of identifiers) {
+      const id = vocab.get(stem(ident));
+      if (id !== undefined) put(id, 1);
+    }
+    const weights = ids.map((id) => qWeight[id] as number);
+    return { ids, weights };
+  }
+
+  function clear(ids: readonly number[]): void {
+    for (const id of ids) qWeight[id] = 0;
+  }
+
+  /** Σ weight × impact into `into`; new docs are appended to `docs` from `count`; returns [count, best]. */
+  function accumulate(q: { ids: number[]; weights: number[] }, into: Float64Array, count: number, mark: Uint8Array | undefined): [number, number] {
+    let best = 0;
+    for (let k = 0; k < q.ids.length; k++) {
+      const id = q.ids[k] as number;
+      const w = q.weights[k] as number;
+      const end = postStart[id + 1] as number;
+      for (let i = postStart[id] as number; i < end; i++) {
+        const d = postDoc[i] as number;
+        const v = (into[d] as number) + w * (postImpact[i] as number);
+        if (mark && mark[d] === 0) {
+          mark[d] = 1;
+          docs[count++] = d;
+        }
+        into[d] = v;
+        if (v > best) best = v;
+      }
+    }
+    return [count, best];
+  }
+
+  function rank(query: string, limit: number): RankedDoc[] {
+    const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
+    const clauses = t.clauseMix > 0 ? splitClauses(text) : [text];
+    const clauseWords = clauses.map((c) => queryWords(c, t.quotedWeight));
+    const words = clauseWords.flat();
+    const identifiers = compoundIdentifiers(text);
+    const full = queryTerms(words, identifiers);
+    const fullWeights = full.ids.map((id) => qWeight[id] as number);
+    let [count, top] = accumulate(full, acc, 0, seen);
+    if (top > 0) {
+      // Multi-part requests: each clause ranked alone; a tool's best clause score relative to that
+      // clause's best is mixed in, so the tools of a short second request are not crowded out.
+      if (t.clauseMix > 0 && clauseWords.length > 1) {
+        clear(full.ids);
+        for (const cw of clauseWords) {
+          const cq = queryTerms(cw, []);
+          clear(cq.ids);
+          if (cq.ids.length === 0) continue;
+          let best: number;
+          [count, best] = accumulate(cq, clauseAcc, count, seen);
+          if (best <= 0) continue;
+          for (let c = 0; c < count; c++) {
+            const d = docs[c] as number;
+            const r = (clauseAcc[d] as number) / best;
+            if (r > (clauseBest[d] as number)) clauseBest[d] = r;
+            clauseAcc[d] = 0;
+          }
+        }
+        full.ids.forEach((id, k) => (qWeight[id] = fullWeights[k] as number));
+      }
+      for (let c = 0; c < count; c++) {
+        const d = docs[c] as number;
+        let score = acc[d] as number;
+        const mass = nameMass[d] as number;
+        if (t.nameCoverage > 0 && mass > 0) {
+          let matched = 0;
+          for (let j = nameStart[d] as number; j < (nameStart[d + 1] as number); j++) {
+            const term = nameTerms[j] as number;
+            matched += Math.min(1, qWeight[term] as number) * (idf[term] as number);
+          }
+          score += (t.nameCoverage * top * matched) / mass;
+        }
+        if (t.clauseMix > 0 && clauseWords.length > 1) score = (1 - t.clauseMix) * score + t.clauseMix * top * (clauseBest[d] as number);
+        acc[d] = score;
+      }
+      if (t.siblingShare > 0 && serverBest.length > 0) {
+        for (let c = 0; c < count; c++) {
+          const d = docs[c] as number;
+          const sid = serverOf[d] as number;
+          if (sid >= 0 && (acc[d] as number) > (serverBest[sid] as number)) serverBest[sid] = acc[d] as number;
+        }
+        for (let c = 0; c < count; c++) {
+          const d = docs[c] as number;
+          const sid = serverOf[d] as number;
+          if (sid >= 0) acc[d] = (acc[d] as number) + t.siblingShare * (serverBest[sid] as number);
+        }
+        for (let c = 0; c < count; c++) {
+          const sid = serverOf[docs[c] as number] as number;
+          if (sid >= 0) serverBest[sid] = 0;
+        }
+      }
+    }
+    clear(full.ids);
+    count = mentions(words, identifiers, top > 0 ? top : 1, count);
+    const out = topK(count, limit);
+    for (let c = 0; c < count; c++) {
+      const d = docs[c] as number;
+      acc[d] = 0;
+      clauseBest[d] = 0;
+      seen[d] = 0;
+    }
+    return out;
+  }
+
+  /** A tool spelled as an identifier, or a server named by a word or 2-3 joined words, gets a bonus. */
+  function mentions(words: readonly QueryWord[], identifiers: readonly string[], top: number, count: number): number {
+    const bump = (d: number, bonus: number): void => {
+      if (seen[d] === 0) {
+        seen[d] = 1;
+        docs[count++] = d;
+      }
+      acc[d] = (acc[d] as number) + bonus;
+    };
+    if (t.nameBonus > 0) {
+      const named = new Set<number>();
+      for (const ident of identifiers) {
+        const d = toolByKey.get(ident);
+        if (d !== undefined) named.add(d);
+      }
+      for (const d of named) bump(d, t.nameBonus * top);
+    }
+    if (t.serverBonus > 0 && serverByKey.size > 0) {
+      const named = new Set<number>();
+      for (let i = 0; i < words.length; i++) {
+        let key = '';
+        for (let j = i; j < Math.min(words.length, i + 3); j++) {
+          key += (words[j] as QueryWord).word;
+          const sid = serverByKey.get(key);
+          if (sid !== undefined) named.add(sid);
+        }
+      }
+      if (named.size > 0) for (let d = 0; d < n; d++) if (named.has(serverOf[d] as number)) bump(d, t.serverBonus * top);
+    }
+    return count;
+  }
+
+  /** Best `limit` of the touched docs, ties broken by catalogue order (deterministic). */
+  function topK(count: number, limit: number): RankedDoc[] {
+    const out: RankedDoc[] = [];
+    for (let c = 0; c < count; c++) {
+      const d = docs[c] as number;
+      const s = acc[d] as number;
+      if (!(s > 0)) continue;
+      if (out.length === limit) {
+        const last = out[limit - 1] as RankedDoc;
+        if (s < last.score || (s === last.score && d > last.doc)) continue;
+      }
+      let j = out.length < limit ? out.length : limit - 1;
+      if (out.length < limit) out.push({ doc: d, score: s });
+      while (j > 0) {
+        const prev = out[j - 1] as RankedDoc;
+        if (prev.score > s || (prev.score === s && prev.doc < d)) break;
+        out[j] = prev;
+        j--;
+      }
+      out[j] = { doc: d, score: s };
+    }
+    return out;
+  }
+
+  return { rank };
+}
