@@ -1,5 +1,6 @@
 import type { RegexDocument } from './regex-search.js';
 import { isStopWord, splitWords, stem } from './text.js';
+import { splitRunTogether } from './unknown-words.js';
 
 /** Fields of a tool, in this order: name, server, description, parameter names + descriptions. */
 export const FIELD_COUNT = 4;
@@ -12,7 +13,12 @@ export interface Bm25fParams {
   fieldWeights: readonly number[];
   /** Length normalisation (BM25 b) per field, same order. */
   fieldB: readonly number[];
+  /** Weight, relative to the name field, of the pieces of run-together name words ("searchjobs" → search, jobs); 0 = off. */
+  namePieces: number;
 }
+
+// Run-together name words shorter than this are left alone: short words split into short pieces by chance.
+const MIN_SPLIT_NAME_WORD = 7;
 
 /**
  * A BM25F index over the four fields of each tool (Robertson & Zaragoza's form: field term counts are
@@ -39,6 +45,10 @@ export interface Bm25fIndex {
   nameTerms: Int32Array;
   /** Σ idf of a tool's distinct name terms. */
   nameMass: Float64Array;
+  /** Forward index: terms of tool d are docTerms[docStart[d] .. docStart[d + 1]), with their weighted tf. */
+  docStart: Int32Array;
+  docTerms: Int32Array;
+  docTf: Float64Array;
 }
 
 /** Indexes the tools' texts (names already validated). */
@@ -62,8 +72,13 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
   const tokens: number[] = [];
   const fieldStart = new Int32Array(n * FIELD_COUNT + 1);
   const lengthSum = new Float64Array(FIELD_COUNT);
-  const addText = (text: string): void => {
-    for (const word of splitWords(text)) if (!isStopWord(word)) tokens.push(idOf(word));
+  const longNameWords: string[][] = [];
+  const addText = (text: string, longWords?: string[]): void => {
+    for (const word of splitWords(text)) {
+      if (isStopWord(word)) continue;
+      tokens.push(idOf(word));
+      if (longWords && word.length >= MIN_SPLIT_NAME_WORD) longWords.push(word);
+    }
   };
   for (let d = 0; d < n; d++) {
     const e = docs[d] as RegexDocument;
@@ -71,11 +86,26 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
     for (let f = 0; f < FIELD_COUNT; f++) {
       const start = tokens.length;
       fieldStart[d * FIELD_COUNT + f] = start;
-      addText(typeof fields[f] === 'string' ? (fields[f] as string) : '');
+      if (f === 0) longNameWords.push([]);
+      addText(typeof fields[f] === 'string' ? (fields[f] as string) : '', f === 0 ? (longNameWords[d] as string[]) : undefined);
       lengthSum[f] = (lengthSum[f] as number) + tokens.length - start;
     }
   }
   fieldStart[n * FIELD_COUNT] = tokens.length;
+  // Run-together name words ("searchjobs", "getuserprofile") split into words the catalogue uses.
+  const pieceStart = new Int32Array(n + 1);
+  const pieces: number[] = [];
+  for (let d = 0; d < n; d++) {
+    if (p.namePieces > 0) {
+      for (const word of longNameWords[d] as string[]) {
+        for (const piece of splitRunTogether(word, (w) => rawWords.has(w)) ?? []) {
+          const id = vocab.get(stem(piece));
+          if (id !== undefined && !isStopWord(piece)) pieces.push(id);
+        }
+      }
+    }
+    pieceStart[d + 1] = pieces.length;
+  }
   const V = terms.length;
 
   // Pass 2: pseudo term frequency per (tool, term), document frequencies.
@@ -98,6 +128,13 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
         const id = tokens[i] as number;
         if (tf[id] === 0) touched.push(id);
         tf[id] = (tf[id] as number) + (norm[f] as number);
+      }
+      if (f === 0) {
+        for (let i = pieceStart[d] as number; i < (pieceStart[d + 1] as number); i++) {
+          const id = pieces[i] as number;
+          if (tf[id] === 0) touched.push(id);
+          tf[id] = (tf[id] as number) + (norm[0] as number) * p.namePieces;
+        }
       }
     }
     for (const id of touched) {
@@ -142,5 +179,12 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
     }
     nameStart[d + 1] = nameList.length;
   }
-  return { n, vocab, terms, rawWords, idf, postStart, postDoc, postImpact, nameStart, nameTerms: Int32Array.from(nameList), nameMass };
+  // Postings were emitted in tool order, so they already are the forward index.
+  const docStart = new Int32Array(n + 1);
+  for (let i = 0; i < pDoc.length; i++) docStart[(pDoc[i] as number) + 1]++;
+  for (let d = 0; d < n; d++) docStart[d + 1] = (docStart[d + 1] as number) + (docStart[d] as number);
+  return {
+    n, vocab, terms, rawWords, idf, postStart, postDoc, postImpact, nameStart, nameTerms: Int32Array.from(nameList), nameMass,
+    docStart, docTerms: Int32Array.from(pTerm), docTf: Float64Array.from(pTf),
+  };
 }

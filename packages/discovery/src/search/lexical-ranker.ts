@@ -14,6 +14,8 @@ export interface ToolIndexTuning {
   fieldWeights: readonly [number, number, number, number];
   /** Field length normalisation (BM25 b) per field, same order. */
   fieldB: readonly [number, number, number, number];
+  /** Weight, relative to the name, of the pieces of run-together name words ("searchjobs" → search, jobs); 0 = off. */
+  namePieces: number;
   /** Weight of query words inside quotes: they are usually argument values, not what the tool does. */
   quotedWeight: number;
   /** Weight of a one-edit typo correction of an unknown query word. */
@@ -30,6 +32,14 @@ export interface ToolIndexTuning {
   nameBonus: number;
   /** Bonus, as a fraction of the best score, for the tools of a server the query names ("github"). */
   serverBonus: number;
+  /** Query term frequency: a word said c times weighs c^queryTf (0 = once, 1 = every time). */
+  queryTf: number;
+  /** Pseudo-relevance feedback (RM3): how many top tools lend expansion terms (0 = off). */
+  prfDocs: number;
+  /** Pseudo-relevance feedback: how many expansion terms are added. */
+  prfTerms: number;
+  /** Pseudo-relevance feedback: weight of the expansion terms relative to the query's (their weights sum to this). */
+  prfWeight: number;
 }
 
 /** Default ranking parameters (see bench/tool-search/README.md for how they were chosen). */
@@ -37,6 +47,7 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   k1: 1.2,
   fieldWeights: [2, 1, 1, 0.5] as const,
   fieldB: [0.5, 0.5, 0.75, 0.75] as const,
+  namePieces: 0.5,
   quotedWeight: 0.5,
   typoWeight: 0.7,
   splitWeight: 0.5,
@@ -45,6 +56,10 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   siblingShare: 0.3,
   nameBonus: 0.3,
   serverBonus: 0.3,
+  queryTf: 0.5,
+  prfDocs: 0,
+  prfTerms: 10,
+  prfWeight: 0.5,
 });
 
 // Longer queries are cut: ranking quality does not improve past a few paragraphs, latency would.
@@ -101,12 +116,14 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
   const docs = new Int32Array(n);
   const serverBest = new Float64Array(serverIds.size);
   const qWeight = new Float64Array(ix.terms.length);
+  const qCount = new Float64Array(ix.terms.length);
 
   /** Query words → distinct term ids with weights (a repeated word counts once, at its highest weight). */
   function queryTerms(words: readonly QueryWord[], identifiers: readonly string[]): { ids: number[]; weights: number[] } {
     const ids: number[] = [];
     const put = (id: number, w: number): void => {
       if (qWeight[id] === 0) ids.push(id);
+      qCount[id] = (qCount[id] as number) + 1;
       if (w > (qWeight[id] as number)) qWeight[id] = w;
     };
     for (const { word, weight } of words) {
@@ -138,6 +155,8 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
       const id = vocab.get(stem(ident));
       if (id !== undefined) put(id, 1);
     }
+    if (t.queryTf > 0) for (const id of ids) qWeight[id] = (qWeight[id] as number) * Math.pow(qCount[id] as number, t.queryTf);
+    for (const id of ids) qCount[id] = 0;
     const weights = ids.map((id) => qWeight[id] as number);
     return { ids, weights };
   }
@@ -176,6 +195,7 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
     const full = queryTerms(words, identifiers);
     const fullWeights = full.ids.map((id) => qWeight[id] as number);
     let [count, top] = accumulate(full, acc, 0, seen);
+    if (top > 0 && t.prfDocs > 0) [count, top] = feedback(full, count);
     if (top > 0) {
       // Multi-part requests: each clause ranked alone; a tool's best clause score relative to that
       // clause's best is mixed in, so the tools of a short second request are not crowded out.
@@ -239,6 +259,39 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
       seen[d] = 0;
     }
     return out;
+  }
+
+  /**
+   * RM3-style pseudo-relevance feedback: the terms of the best few tools, weighted by the tool's share of
+   * their score and the term's share of the tool, are added to the query (at most prfTerms of them,
+   * summing to prfWeight × the query's own weight mass). Returns the new [count, best].
+   */
+  function feedback(q: { ids: number[]; weights: number[] }, count: number): [number, number] {
+    const best = topK(count, t.prfDocs);
+    let total = 0;
+    for (const r of best) total += r.score;
+    const gain = new Map<number, number>();
+    for (const r of best) {
+      let docMass = 0;
+      for (let i = ix.docStart[r.doc] as number; i < (ix.docStart[r.doc + 1] as number); i++) docMass += ix.docTf[i] as number;
+      for (let i = ix.docStart[r.doc] as number; i < (ix.docStart[r.doc + 1] as number); i++) {
+        const term = ix.docTerms[i] as number;
+        if ((qWeight[term] as number) > 0) continue;
+        gain.set(term, (gain.get(term) ?? 0) + ((r.score / total) * (ix.docTf[i] as number)) / docMass);
+      }
+    }
+    const picked = [...gain].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, t.prfTerms);
+    let mass = 0;
+    for (const [, g] of picked) mass += g;
+    let qMass = 0;
+    for (const w of q.weights) qMass += w;
+    if (mass <= 0) return [count, best[0]?.score ?? 0];
+    const ids = picked.map(([id]) => id);
+    const weights = picked.map(([, g]) => (t.prfWeight * qMass * g) / mass);
+    const [c] = accumulate({ ids, weights }, acc, count, seen);
+    let top = 0;
+    for (let k = 0; k < c; k++) if ((acc[docs[k] as number] as number) > top) top = acc[docs[k] as number] as number;
+    return [c, top];
   }
 
   /** A tool spelled as an identifier, or a server named by a word or 2-3 joined words, gets a bonus. */

@@ -30,7 +30,7 @@ export class UnknownWords {
   /** `word` as two or three catalogue words ("getforecast" → ["get", "forecast"]), or undefined. */
   split(word: string): string[] | undefined {
     if (word.length < 6 || word.length > 30) return undefined;
-    return splitInto(word, this.isWord, 3);
+    return splitRunTogether(word, this.isWord);
   }
 
   private build(): Map<string, number[]> {
@@ -68,6 +68,11 @@ export function withinOneEdit(a: string, b: string): boolean {
     return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
   }
   return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/** `word` as two or three words that satisfy `isWord` (pieces of ≥ 3 letters), or undefined. */
+export function splitRunTogether(word: string, isWord: (w: string) => boolean): string[] | undefined {
+  return splitInto(word, isWord, 3);
 }
 
 /** Splits `word` into at most `parts` pieces of ≥ 3 letters that all satisfy `isWord`, longest first piece first. */
