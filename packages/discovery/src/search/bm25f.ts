@@ -181,7 +181,7 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
   }
   // Postings were emitted in tool order, so they already are the forward index.
   const docStart = new Int32Array(n + 1);
-  for (let i = 0; i < pDoc.length; i++) docStart[(pDoc[i] as number) + 1]++;
+  for (let i = 0; i < pDoc.length; i++) docStart[(pDoc[i] as number) + 1] = (docStart[(pDoc[i] as number) + 1] as number) + 1;
   for (let d = 0; d < n; d++) docStart[d + 1] = (docStart[d + 1] as number) + (docStart[d] as number);
   return {
     n, vocab, terms, rawWords, idf, postStart, postDoc, postImpact, nameStart, nameTerms: Int32Array.from(nameList), nameMass,
