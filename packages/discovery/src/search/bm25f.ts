@@ -32,8 +32,8 @@ export interface Bm25fIndex {
   vocab: Map<string, number>;
   /** Term text by id. */
   terms: string[];
-  /** Raw (unstemmed) catalogue words, for splitting run-together query words. */
-  rawWords: Set<string>;
+  /** Raw (unstemmed) catalogue word → term id, or -1 for a stop word (for splitting run-together words). */
+  wordIds: Map<string, number>;
   /** Inverse document frequency by term id. */
   idf: Float64Array;
   /** Postings of term t are [postStart[t], postStart[t + 1]). */
@@ -56,27 +56,45 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
   const n = docs.length;
   const vocab = new Map<string, number>();
   const terms: string[] = [];
-  const rawWords = new Set<string>();
+  // One lookup per token: raw word → term id (stemming and stop words resolved once per distinct word).
+  const wordIds = new Map<string, number>();
   const idOf = (word: string): number => {
-    rawWords.add(word);
-    const s = stem(word);
-    let id = vocab.get(s);
-    if (id === undefined) {
-      id = terms.length;
-      vocab.set(s, id);
-      terms.push(s);
+    let id = wordIds.get(word);
+    if (id !== undefined) return id;
+    if (isStopWord(word)) id = -1;
+    else {
+      const s = stem(word);
+      id = vocab.get(s);
+      if (id === undefined) {
+        id = terms.length;
+        vocab.set(s, id);
+        terms.push(s);
+      }
     }
+    wordIds.set(word, id);
     return id;
   };
+  const isWord = (w: string): boolean => (wordIds.get(w) ?? -1) >= 0;
   // Pass 1: term ids per field, flat; fieldStart[d * F + f] is where field f of tool d starts.
-  const tokens: number[] = [];
+  // Term ids of every field of every tool, in one growable typed array (no per-token boxing or GC).
+  let tokens = new Int32Array(1 << 16);
+  let tokenCount = 0;
+  const pushToken = (id: number): void => {
+    if (tokenCount === tokens.length) {
+      const grown = new Int32Array(tokens.length * 2);
+      grown.set(tokens);
+      tokens = grown;
+    }
+    tokens[tokenCount++] = id;
+  };
   const fieldStart = new Int32Array(n * FIELD_COUNT + 1);
   const lengthSum = new Float64Array(FIELD_COUNT);
   const longNameWords: string[][] = [];
   const addText = (text: string, longWords?: string[]): void => {
     for (const word of splitWords(text)) {
-      if (isStopWord(word)) continue;
-      tokens.push(idOf(word));
+      const id = idOf(word);
+      if (id < 0) continue;
+      pushToken(id);
       if (longWords && word.length >= MIN_SPLIT_NAME_WORD) longWords.push(word);
     }
   };
@@ -84,21 +102,21 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
     const e = docs[d] as RegexDocument;
     const fields = [e.name, e.server, e.description, e.params];
     for (let f = 0; f < FIELD_COUNT; f++) {
-      const start = tokens.length;
+      const start = tokenCount;
       fieldStart[d * FIELD_COUNT + f] = start;
       if (f === 0) longNameWords.push([]);
       addText(typeof fields[f] === 'string' ? (fields[f] as string) : '', f === 0 ? (longNameWords[d] as string[]) : undefined);
-      lengthSum[f] = (lengthSum[f] as number) + tokens.length - start;
+      lengthSum[f] = (lengthSum[f] as number) + tokenCount - start;
     }
   }
-  fieldStart[n * FIELD_COUNT] = tokens.length;
+  fieldStart[n * FIELD_COUNT] = tokenCount;
   // Run-together name words ("searchjobs", "getuserprofile") split into words the catalogue uses.
   const pieceStart = new Int32Array(n + 1);
   const pieces: number[] = [];
   for (let d = 0; d < n; d++) {
     if (p.namePieces > 0) {
       for (const word of longNameWords[d] as string[]) {
-        for (const piece of splitRunTogether(word, (w) => rawWords.has(w)) ?? []) {
+        for (const piece of splitRunTogether(word, isWord) ?? []) {
           const id = vocab.get(stem(piece));
           if (id !== undefined && !isStopWord(piece)) pieces.push(id);
         }
@@ -113,9 +131,12 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
   const avg = Array.from(lengthSum, (s) => (n > 0 ? s / n : 0));
   const tf = new Float64Array(V);
   const touched: number[] = [];
-  const pTerm: number[] = [];
-  const pDoc: number[] = [];
-  const pTf: number[] = [];
+  // At most one posting per token: sized once.
+  const maxPostings = tokenCount + pieces.length;
+  const pTerm = new Int32Array(maxPostings);
+  const pDoc = new Int32Array(maxPostings);
+  const pTf = new Float64Array(maxPostings);
+  let np = 0;
   const df = new Int32Array(V);
   for (let d = 0; d < n; d++) {
     for (let f = 0; f < FIELD_COUNT; f++) {
@@ -138,9 +159,9 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
       }
     }
     for (const id of touched) {
-      pTerm.push(id);
-      pDoc.push(d);
-      pTf.push(tf[id] as number);
+      pTerm[np] = id;
+      pDoc[np] = d;
+      pTf[np++] = tf[id] as number;
       df[id] = (df[id] as number) + 1;
       tf[id] = 0;
     }
@@ -153,10 +174,10 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
   const postStart = new Int32Array(V + 1);
   for (let t = 0; t < V; t++) postStart[t + 1] = (postStart[t] as number) + (df[t] as number);
   const fill = postStart.slice(0, V);
-  const postDoc = new Int32Array(pTerm.length);
-  const postImpact = new Float64Array(pTerm.length);
+  const postDoc = new Int32Array(np);
+  const postImpact = new Float64Array(np);
   const k1 = p.k1;
-  for (let i = 0; i < pTerm.length; i++) {
+  for (let i = 0; i < np; i++) {
     const t = pTerm[i] as number;
     const at = fill[t] as number;
     fill[t] = at + 1;
@@ -181,10 +202,10 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
   }
   // Postings were emitted in tool order, so they already are the forward index.
   const docStart = new Int32Array(n + 1);
-  for (let i = 0; i < pDoc.length; i++) docStart[(pDoc[i] as number) + 1] = (docStart[(pDoc[i] as number) + 1] as number) + 1;
+  for (let i = 0; i < np; i++) docStart[(pDoc[i] as number) + 1] = (docStart[(pDoc[i] as number) + 1] as number) + 1;
   for (let d = 0; d < n; d++) docStart[d + 1] = (docStart[d + 1] as number) + (docStart[d] as number);
   return {
-    n, vocab, terms, rawWords, idf, postStart, postDoc, postImpact, nameStart, nameTerms: Int32Array.from(nameList), nameMass,
-    docStart, docTerms: Int32Array.from(pTerm), docTf: Float64Array.from(pTf),
+    n, vocab, terms, wordIds, idf, postStart, postDoc, postImpact, nameStart, nameTerms: Int32Array.from(nameList), nameMass,
+    docStart, docTerms: pTerm.subarray(0, np), docTf: pTf.subarray(0, np),
   };
 }

@@ -83,7 +83,8 @@ export interface LexicalRanker {
 export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIndexTuning): LexicalRanker {
   const ix: Bm25fIndex = buildBm25f(entries, t);
   const { n, vocab, idf, postStart, postDoc, postImpact, nameStart, nameTerms, nameMass } = ix;
-  const unknown = new UnknownWords(ix.terms, (w) => ix.rawWords.has(w));
+  const isCatalogueWord = (w: string): boolean => (ix.wordIds.get(w) ?? -1) >= 0;
+  const unknown = new UnknownWords(ix.terms, isCatalogueWord);
 
   // Servers: id per tool, and compact names for mentions ("git hub" / "github" → server github).
   const serverIds = new Map<string, number>();
@@ -148,7 +149,7 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
       const a = words[i] as QueryWord;
       const b = words[i + 1] as QueryWord;
       const joined = a.word + b.word;
-      if (ix.rawWords.has(joined)) put(vocab.get(stem(joined)) as number, Math.min(a.weight, b.weight) * t.splitWeight);
+      if (isCatalogueWord(joined)) put(vocab.get(stem(joined)) as number, Math.min(a.weight, b.weight) * t.splitWeight);
     }
     // Identifiers the catalogue has as one word ("WhoIS" → "whois").
     for (const ident of identifiers) {

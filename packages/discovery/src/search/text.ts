@@ -41,16 +41,34 @@ const INNER = /\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})|\p{N}+|[\p{L}\p{M}]+/gu;
  * hyphens, dots and letter/digit boundaries ("getHTTPResponse_v2" → get http response v 2).
  */
 export function splitWords(text: string): string[] {
+  const src = typeof text === 'string' ? text : '';
   const out: string[] = [];
-  const src = foldDiacritics(typeof text === 'string' ? text : '');
-  for (const m of src.matchAll(TOKEN)) {
-    const token = m[0];
-    // Fast path: an all-lower-case or all-digit token has no inner boundary.
-    if (/^(?:[a-z]+|[0-9]+)$/.test(token)) {
-      out.push(token);
-      continue;
+  if (NON_ASCII.test(src)) {
+    for (const m of foldDiacritics(src).matchAll(TOKEN)) for (const piece of m[0].matchAll(INNER)) out.push(piece[0].toLowerCase());
+    return out;
+  }
+  // ASCII (nearly all tool metadata): one pass over char codes, no regex match objects.
+  const n = src.length;
+  let start = -1;
+  let prev = 0; // 0 none, 1 lower, 2 upper, 3 digit
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? src.charCodeAt(i) : 32;
+    const kind = c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 3 : 0;
+    if (kind === 0) {
+      if (start >= 0) out.push(src.slice(start, i).toLowerCase());
+      start = -1;
+    } else if (start < 0) {
+      start = i;
+    } else if (
+      (kind === 3) !== (prev === 3) || // letter/digit boundary
+      (kind === 2 && prev === 1) || // camelCase: "getUser"
+      (kind === 1 && prev === 2 && i - start > 1) // acronym then word: "HTTPResponse" → HTTP | Response
+    ) {
+      const cut = kind === 1 ? i - 1 : i;
+      out.push(src.slice(start, cut).toLowerCase());
+      start = cut;
     }
-    for (const piece of token.matchAll(INNER)) out.push(piece[0].toLowerCase());
+    prev = kind;
   }
   return out;
 }
