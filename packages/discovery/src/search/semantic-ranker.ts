@@ -115,17 +115,24 @@ export function createSemanticRanker(o: SemanticRankerOptions): SemanticRanker {
     const { embedding } = await embed({ model, value: query, maxRetries: 0, abortSignal: AbortSignal.timeout(o.queryTimeoutMs) });
     if (embedding.length !== dims) throw new Error(`the query vector has ${embedding.length} dimensions, the tool vectors ${dims}`);
     const q = unitVector(embedding);
-    const n = entries.length;
-    const sims = new Float64Array(n);
-    for (let d = 0; d < n; d++) {
+    // Cosine = dot product of unit vectors; keep the best `limit` by insertion (limit ≪ tools).
+    const topDoc: number[] = [];
+    const topSim: number[] = [];
+    for (let d = 0; d < entries.length; d++) {
       let s = 0;
       const base = d * dims;
       for (let i = 0; i < dims; i++) s += (q[i] as number) * (matrix[base + i] as number);
-      sims[d] = s;
+      if (topDoc.length === limit && s <= (topSim[limit - 1] as number)) continue;
+      let j = topDoc.length < limit ? topDoc.length : limit - 1;
+      while (j > 0 && (topSim[j - 1] as number) < s) {
+        topSim[j] = topSim[j - 1] as number;
+        topDoc[j] = topDoc[j - 1] as number;
+        j--;
+      }
+      topSim[j] = s;
+      topDoc[j] = d;
     }
-    const order = Array.from({ length: n }, (_, d) => d);
-    order.sort((a, b) => (sims[b] as number) - (sims[a] as number) || a - b);
-    return order.slice(0, limit);
+    return topDoc;
   }
 
   return { ready, rank };
