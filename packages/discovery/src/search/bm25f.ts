@@ -1,5 +1,5 @@
 import type { RegexDocument } from './regex-search.js';
-import { isStopWord, splitWords, stem } from './text.js';
+import { forEachWord, isStopWord, stem } from './text.js';
 import { splitRunTogether } from './unknown-words.js';
 
 /** Fields of a tool, in this order: name, server, description, parameter names + descriptions. */
@@ -90,13 +90,16 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
   const fieldStart = new Int32Array(n * FIELD_COUNT + 1);
   const lengthSum = new Float64Array(FIELD_COUNT);
   const longNameWords: string[][] = [];
-  const addText = (text: string, longWords?: string[]): void => {
-    for (const word of splitWords(text)) {
-      const id = idOf(word);
-      if (id < 0) continue;
-      pushToken(id);
-      if (longWords && word.length >= MIN_SPLIT_NAME_WORD) longWords.push(word);
-    }
+  let longWords: string[] | undefined;
+  const addWord = (word: string): void => {
+    const id = idOf(word);
+    if (id < 0) return;
+    pushToken(id);
+    if (longWords && word.length >= MIN_SPLIT_NAME_WORD) longWords.push(word);
+  };
+  const addText = (text: string, long?: string[]): void => {
+    longWords = long;
+    forEachWord(text, addWord);
   };
   for (let d = 0; d < n; d++) {
     const e = docs[d] as RegexDocument;

@@ -114,6 +114,9 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
   const clauseAcc = new Float64Array(n);
   const clauseBest = new Float64Array(n);
   const seen = new Uint8Array(n);
+  // Per clause: only the tools the clause's terms touch are visited (a long request has many clauses).
+  const clauseSeen = new Uint8Array(n);
+  const clauseDocs = new Int32Array(n);
   const docs = new Int32Array(n);
   const serverBest = new Float64Array(serverIds.size);
   const qWeight = new Float64Array(ix.terms.length);
@@ -167,7 +170,7 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
   }
 
   /** Σ weight × impact into `into`; new docs are appended to `docs` from `count`; returns [count, best]. */
-  function accumulate(q: { ids: number[]; weights: number[] }, into: Float64Array, count: number, mark: Uint8Array | undefined): [number, number] {
+  function accumulate(q: { ids: number[]; weights: number[] }, into: Float64Array, count: number, mark: Uint8Array, list: Int32Array = docs): [number, number] {
     let best = 0;
     for (let k = 0; k < q.ids.length; k++) {
       const id = q.ids[k] as number;
@@ -176,9 +179,9 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
       for (let i = postStart[id] as number; i < end; i++) {
         const d = postDoc[i] as number;
         const v = (into[d] as number) + w * (postImpact[i] as number);
-        if (mark && mark[d] === 0) {
+        if (mark[d] === 0) {
           mark[d] = 1;
-          docs[count++] = d;
+          list[count++] = d;
         }
         into[d] = v;
         if (v > best) best = v;
@@ -206,14 +209,13 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
           const cq = queryTerms(cw, []);
           clear(cq.ids);
           if (cq.ids.length === 0) continue;
-          let best: number;
-          [count, best] = accumulate(cq, clauseAcc, count, seen);
-          if (best <= 0) continue;
-          for (let c = 0; c < count; c++) {
-            const d = docs[c] as number;
-            const r = (clauseAcc[d] as number) / best;
+          const [cc, best] = accumulate(cq, clauseAcc, 0, clauseSeen, clauseDocs);
+          for (let c = 0; c < cc; c++) {
+            const d = clauseDocs[c] as number;
+            const r = best > 0 ? (clauseAcc[d] as number) / best : 0;
             if (r > (clauseBest[d] as number)) clauseBest[d] = r;
             clauseAcc[d] = 0;
+            clauseSeen[d] = 0;
           }
         }
         full.ids.forEach((id, k) => (qWeight[id] = fullWeights[k] as number));

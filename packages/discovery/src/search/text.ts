@@ -41,11 +41,17 @@ const INNER = /\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})|\p{N}+|[\p{L}\p{M}]+/gu;
  * hyphens, dots and letter/digit boundaries ("getHTTPResponse_v2" → get http response v 2).
  */
 export function splitWords(text: string): string[] {
-  const src = typeof text === 'string' ? text : '';
   const out: string[] = [];
+  forEachWord(text, (word) => out.push(word));
+  return out;
+}
+
+/** {@link splitWords} without the array: calls `fn` with each piece (the index build tokenises megabytes). */
+export function forEachWord(text: string, fn: (word: string) => void): void {
+  const src = typeof text === 'string' ? text : '';
   if (NON_ASCII.test(src)) {
-    for (const m of foldDiacritics(src).matchAll(TOKEN)) for (const piece of m[0].matchAll(INNER)) out.push(piece[0].toLowerCase());
-    return out;
+    for (const m of foldDiacritics(src).matchAll(TOKEN)) for (const piece of m[0].matchAll(INNER)) fn(piece[0].toLowerCase());
+    return;
   }
   // ASCII (nearly all tool metadata): one pass over char codes, no regex match objects.
   const n = src.length;
@@ -55,7 +61,7 @@ export function splitWords(text: string): string[] {
     const c = i < n ? src.charCodeAt(i) : 32;
     const kind = c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 3 : 0;
     if (kind === 0) {
-      if (start >= 0) out.push(src.slice(start, i).toLowerCase());
+      if (start >= 0) fn(src.slice(start, i).toLowerCase());
       start = -1;
     } else if (start < 0) {
       start = i;
@@ -65,12 +71,11 @@ export function splitWords(text: string): string[] {
       (kind === 1 && prev === 2 && i - start > 1) // acronym then word: "HTTPResponse" → HTTP | Response
     ) {
       const cut = kind === 1 ? i - 1 : i;
-      out.push(src.slice(start, cut).toLowerCase());
+      fn(src.slice(start, cut).toLowerCase());
       start = cut;
     }
     prev = kind;
   }
-  return out;
 }
 
 // Words repeat a lot across tools and queries; Porter stemming is a chain of regex tests.

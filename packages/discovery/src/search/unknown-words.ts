@@ -6,6 +6,8 @@
 export class UnknownWords {
   // Symmetric-delete table: every term and each of its one-letter deletions → the terms it came from.
   private deletes: Map<string, number[]> | undefined;
+  // Unknown words recur (every clause of a query is ranked again, and users repeat themselves).
+  private readonly memo = new Map<string, number[]>();
 
   /**
    * @param terms Term text by term id (stemmed catalogue words).
@@ -19,12 +21,17 @@ export class UnknownWords {
   /** Term ids within one edit (insert, delete, substitute, swap) of `word`; only for words of ≥ 5 letters. */
   near(word: string): number[] {
     if (word.length < 5 || /[0-9]/.test(word)) return [];
+    const known = this.memo.get(word);
+    if (known) return known;
     const table = (this.deletes ??= this.build());
     const out = new Set<number>();
     for (const key of [word, ...deletions(word)]) {
       for (const id of table.get(key) ?? []) if (withinOneEdit(word, this.terms[id] as string)) out.add(id);
     }
-    return [...out];
+    if (this.memo.size >= 10_000) this.memo.clear();
+    const ids = [...out];
+    this.memo.set(word, ids);
+    return ids;
   }
 
   /** `word` as two or three catalogue words ("getforecast" → ["get", "forecast"]), or undefined. */
