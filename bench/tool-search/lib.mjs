@@ -1,4 +1,5 @@
 // Shared by run.mjs (the benchmark) and tune.mjs (parameter experiments): engine loading, data sets, metrics.
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -40,7 +41,7 @@ export function loadSets(dataRoot, only) {
  * the current source) into a folder inside the package, so its imports (stemmer, zod, ai) resolve; or,
  * with dist = true, packages/discovery/dist/search/index.js.
  */
-export async function loadEngine(dist = false) {
+export async function loadEngine(dist = false, ref = undefined) {
   if (dist) {
     const file = join(repoRoot, 'packages/discovery/dist/search/index.js');
     if (!existsSync(file)) throw new Error(`${file} not found: run pnpm --filter @aibuddy/discovery build first`);
@@ -53,9 +54,15 @@ export async function loadEngine(dist = false) {
   mkdirSync(cache, { recursive: true });
   const outDir = mkdtempSync(join(cache, 'tool-search-bench-'));
   process.on('exit', () => rmSync(outDir, { recursive: true, force: true }));
-  for (const file of readdirSync(srcDir)) {
+  // With a git ref (e.g. the previous engine's commit), the sources are read from that commit instead.
+  const git = (...a) => execFileSync('git', ['-C', repoRoot, ...a], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const files = ref
+    ? git('ls-tree', '--name-only', `${ref}:packages/discovery/src/search/`).split('\n').filter(Boolean)
+    : readdirSync(srcDir);
+  const read = (file) => (ref ? git('show', `${ref}:packages/discovery/src/search/${file}`) : readFileSync(join(srcDir, file), 'utf8'));
+  for (const file of files) {
     if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
-    const out = ts.transpileModule(readFileSync(join(srcDir, file), 'utf8'), {
+    const out = ts.transpileModule(read(file), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
       fileName: file,
     });

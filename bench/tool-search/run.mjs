@@ -4,7 +4,10 @@
 // per-group NDCG@5 deltas, latency; then index build and latency at 10,000 tools; then fusion with an
 // embedding model.
 //
-//   node bench/tool-search/run.mjs [--dist] [--sets a,b] [--no-scale] [--no-fusion] [--json]
+//   node bench/tool-search/run.mjs [--dist] [--sets a,b] [--no-scale] [--no-fusion] [--reference GITREF] [--json]
+//
+// --reference loads the engine sources of another commit (e.g. 5f553a4, the previous engine) and runs it
+// in the same process, alternating with this one, as a side-by-side reference row.
 //
 // Fusion rows: always a deterministic local "hashed bag of words" embedding (a smoke test that the fusion
 // path works end to end; it is NOT semantic and says so). A real model is used only when asked:
@@ -193,6 +196,8 @@ function groupDeltas(r, base) {
 
 async function main() {
   const engine = await loadEngine(has('--dist'));
+  const refName = opt('--reference');
+  const reference = refName ? await loadEngine(false, refName) : undefined;
   const sets = loadSets(dataRoot, opt('--sets')?.split(','));
   const report = { dataRoot, engine: has('--dist') ? 'dist' : 'src (transpiled)', tuning, sets: {} };
   console.log(`tool_search engine vs plain BM25 — data ${dataRoot}; engine from ${report.engine}; top ${KMAX} retrieved`);
@@ -215,6 +220,13 @@ async function main() {
     printRow('bm25', base);
     printDelta('Δ engine − bm25', mine, base);
     console.log(`  engine latency, fastest of 4 runs per query: p50 ${fmt(mine.minOf4.p50)} ms, p95 ${fmt(mine.minOf4.p95)} ms`);
+    if (reference) {
+      const ref = runEngine(reference, set.catalog, set.queries);
+      entry.reference = { ...ref, groups: Object.fromEntries(ref.groups) };
+      printRow(`ref ${refName}`.slice(0, 22), ref);
+      printDelta('Δ ref − bm25', ref, base);
+      console.log(`  ref latency, fastest of 4 runs per query: p50 ${fmt(ref.minOf4.p50)} ms, p95 ${fmt(ref.minOf4.p95)} ms`);
+    }
     if (groups.length > 1) {
       console.log(`  NDCG@5 Δ per group (worst first): ${groups.map((g) => `${g.group} (n=${g.n}) ${signed(g.delta)}`).join(', ')}`);
     }
@@ -257,12 +269,28 @@ async function main() {
     }
     const warm = warmBuild(engine, catalog, queries);
     report.scale = { tools: catalog.length, queries: queries.length, engine: { ...mine, groups: undefined }, warm, baseline: base };
+    let ref;
+    let refWarm;
+    if (reference) {
+      // Alternate engine and reference so both see the same machine load.
+      ref = runEngine(reference, catalog, queries);
+      refWarm = warmBuild(reference, catalog, queries);
+      const again = warmBuild(engine, catalog, queries);
+      const refAgain = warmBuild(reference, catalog, queries);
+      report.scale.reference = { ...ref, groups: undefined, warm: refWarm, warmAgain: refAgain };
+      report.scale.warmAgain = again;
+      console.log(`\n  side by side, warm build CPU (median of 5), engine / ref: ${fmt(warm.cpu, 1)} / ${fmt(refWarm.cpu, 1)} ms, then ${fmt(again.cpu, 1)} / ${fmt(refAgain.cpu, 1)} ms`);
+    }
     printHeader(`scale: ${catalog.length} tools (all sets + replicas), ${queries.length} queries`);
     printRow('engine (lexical)', mine);
     printRow('bm25', base);
     console.log(`  engine latency, fastest of 4 runs per query: p50 ${fmt(mine.minOf4.p50)} ms, p95 ${fmt(mine.minOf4.p95)} ms`);
     console.log(`  engine index build: first ${fmt(mine.buildMs, 1)} ms (cold JIT); warm, median of 5: ${fmt(warm.wall, 1)} ms wall, ${fmt(warm.cpu, 1)} ms CPU`);
     console.log(`  first query with unknown words on a fresh index (builds the typo table): ${fmt(warm.firstTypoQueryMs, 1)} ms`);
+    if (ref) {
+      printRow(`ref ${refName}`.slice(0, 22), ref);
+      console.log(`  ref latency, fastest of 4 runs per query: p50 ${fmt(ref.minOf4.p50)} ms, p95 ${fmt(ref.minOf4.p95)} ms; warm build ${fmt(refWarm.wall, 1)} ms wall, ${fmt(refWarm.cpu, 1)} ms CPU`);
+    }
   }
   console.log('\nSummary: NDCG@5 Δ vs BM25 (target ≥ +0.05) and worst query group Δ (target ≥ −0.02)');
   for (const r of summary) {
