@@ -190,6 +190,34 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
     return [count, best];
   }
 
+  /**
+   * The whole query: posting lists summed into `acc` without per-posting bookkeeping, then one linear
+   * pass collects the touched tools (at 10,000 tools a sequential pass is cheaper than a branch per
+   * posting of the frequent terms a long request contains). Returns [count, best].
+   */
+  function accumulateDense(q: { ids: number[]; weights: number[] }): [number, number] {
+    for (let k = 0; k < q.ids.length; k++) {
+      const id = q.ids[k] as number;
+      const w = q.weights[k] as number;
+      const end = postStart[id + 1] as number;
+      for (let i = postStart[id] as number; i < end; i++) {
+        const d = postDoc[i] as number;
+        acc[d] = (acc[d] as number) + w * (postImpact[i] as number);
+      }
+    }
+    let count = 0;
+    let best = 0;
+    for (let d = 0; d < n; d++) {
+      const v = acc[d] as number;
+      if (v > 0) {
+        seen[d] = 1;
+        docs[count++] = d;
+        if (v > best) best = v;
+      }
+    }
+    return [count, best];
+  }
+
   function rank(query: string, limit: number): RankedDoc[] {
     const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
     const clauses = t.clauseMix > 0 ? splitClauses(text) : [text];
@@ -198,7 +226,7 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
     const identifiers = compoundIdentifiers(text);
     const full = queryTerms(words, identifiers);
     const fullWeights = full.ids.map((id) => qWeight[id] as number);
-    let [count, top] = accumulate(full, acc, 0, seen);
+    let [count, top] = accumulateDense(full);
     if (top > 0 && t.prfDocs > 0) [count, top] = feedback(full, count);
     if (top > 0) {
       // Multi-part requests: each clause ranked alone; a tool's best clause score relative to that
@@ -255,11 +283,18 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
     clear(full.ids);
     count = mentions(words, identifiers, top > 0 ? top : 1, count);
     const out = topK(count, limit);
-    for (let c = 0; c < count; c++) {
-      const d = docs[c] as number;
-      acc[d] = 0;
-      clauseBest[d] = 0;
-      seen[d] = 0;
+    if (count > n >> 3) {
+      // Most tools were touched: clearing whole arrays (memset) beats visiting each.
+      acc.fill(0);
+      clauseBest.fill(0);
+      seen.fill(0);
+    } else {
+      for (let c = 0; c < count; c++) {
+        const d = docs[c] as number;
+        acc[d] = 0;
+        clauseBest[d] = 0;
+        seen[d] = 0;
+      }
     }
     return out;
   }
