@@ -1,103 +1,53 @@
 #!/usr/bin/env node
 // Benchmark of the tool_search engine (`createToolIndex` from @aibuddy/discovery) against the plain BM25
-// baseline (../shared/bench-data/bm25-baseline.mjs), side by side, on every data set, plus a 10,000-tool
-// scale test.
+// baseline (../shared/bench-data/bm25-baseline.mjs), side by side in one run, on every data set: quality,
+// per-group NDCG@5 deltas, latency; then index build and latency at 10,000 tools; then fusion with an
+// embedding model.
 //
-//   node bench/tool-search/run.mjs [--dist] [--sets toolbench,toolret-apigen] [--no-scale] [--json]
+//   node bench/tool-search/run.mjs [--dist] [--sets a,b] [--no-scale] [--no-fusion] [--reference GITREF] [--json]
 //
-// The engine is loaded from packages/discovery/src/search/*.ts, transpiled on the fly with the repo's
-// TypeScript into a temp folder (no package build needed, so the bench always measures the current
-// source). `--dist` imports packages/discovery/dist/search/index.js instead (after
-// `pnpm --filter @aibuddy/discovery build`).
-// Data: AIBUDDY_BENCH_DATA, else <repo>/../shared/bench-data; every sub-folder with catalog.json and
-// queries.json is a set. AIBUDDY_TUNING='{"coverage":0.5}' overrides ranking parameters (experiments only).
+// --reference loads the engine sources of another commit (e.g. 5f553a4, the previous engine) and runs it
+// in the same process, alternating with this one, as a side-by-side reference row.
+//
+// Fusion rows: always a deterministic local "hashed bag of words" embedding (a smoke test that the fusion
+// path works end to end; it is NOT semantic and says so). A real model is used only when asked:
+//   AIBUDDY_BENCH_EMBEDDING=openai:text-embedding-3-small OPENAI_API_KEY=... [OPENAI_BASE_URL=...]
+// Without it the bench reports lexical results only for real semantics, and prints that it did.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { aggregate, evaluate, findDataRoot, loadEngine, loadSets, pct, repoRoot } from './lib.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, '../..');
 const args = process.argv.slice(2);
 const has = (flag) => args.includes(flag);
 const opt = (flag) => {
   const i = args.indexOf(flag);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const dataRoot = resolve(process.env.AIBUDDY_BENCH_DATA ?? resolve(repoRoot, '../shared/bench-data'));
+const dataRoot = findDataRoot();
 const baselineScript = join(dataRoot, 'bm25-baseline.mjs');
 const tuning = process.env.AIBUDDY_TUNING ? JSON.parse(process.env.AIBUDDY_TUNING) : {};
 const KMAX = 10;
 const SCALE_TOOLS = 10_000;
-
-async function loadEngine() {
-  if (has('--dist')) {
-    const file = join(repoRoot, 'packages/discovery/dist/search/index.js');
-    if (!existsSync(file)) throw new Error(`${file} not found: run pnpm --filter @aibuddy/discovery build first`);
-    return import(pathToFileURL(file).href);
-  }
-  const require = createRequire(join(repoRoot, 'package.json'));
-  const ts = require('typescript');
-  const srcDir = join(repoRoot, 'packages/discovery/src/search');
-  const outDir = mkdtempSync(join(tmpdir(), 'aibuddy-tool-search-bench-'));
-  process.on('exit', () => rmSync(outDir, { recursive: true, force: true }));
-  for (const file of readdirSync(srcDir)) {
-    if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
-    const out = ts.transpileModule(readFileSync(join(srcDir, file), 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
-      fileName: file,
-    });
-    writeFileSync(join(outDir, file.replace(/\.ts$/, '.js')), out.outputText);
-  }
-  writeFileSync(join(outDir, 'package.json'), '{"type":"module"}');
-  return import(pathToFileURL(join(outDir, 'index.js')).href);
-}
-
-// Same metric definitions as bm25-baseline.mjs: one slot per gold tool (gold_any: equivalents share a slot).
-function evaluate(q, rankedNames) {
-  const slots = (q.gold_any ?? q.gold.map((g) => [g])).map((alts) => new Set(alts));
-  const satisfiedAt = new Array(slots.length).fill(Infinity);
-  let dcg5 = 0;
-  rankedNames.forEach((name, r) => {
-    for (let s = 0; s < slots.length; s++) {
-      if (satisfiedAt[s] === Infinity && slots[s].has(name)) {
-        satisfiedAt[s] = r;
-        if (r < 5) dcg5 += 1 / Math.log2(r + 2);
-        break;
-      }
-    }
-  });
-  let idcg5 = 0;
-  for (let r = 0; r < Math.min(5, slots.length); r++) idcg5 += 1 / Math.log2(r + 2);
-  const recall = (k) => satisfiedAt.filter((r) => r < k).length / slots.length;
-  return {
-    'Recall@1': recall(1),
-    'Recall@5': recall(5),
-    'NDCG@5': dcg5 / idcg5,
-    'Hit@1': rankedNames.length && slots.some((s) => s.has(rankedNames[0])) ? 1 : 0,
-  };
-}
-
-const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+const METRICS = ['Recall@1', 'Recall@5', 'NDCG@5', 'Hit@1'];
 
 function runEngine(engine, catalog, queries) {
   const t0 = performance.now();
-  const index = engine.createToolIndex(catalog, tuning);
+  const index = engine.createToolIndex(catalog, { tuning });
   const buildMs = performance.now() - t0;
   for (const q of queries.slice(0, 20)) index.search(q.query, { limit: KMAX }); // JIT warm-up, as the baseline
-  const sums = {};
+  const per = [];
   const lat = [];
   for (const q of queries) {
     const s = performance.now();
     const hits = index.search(q.query, { limit: KMAX });
     lat.push(performance.now() - s);
-    for (const [k, v] of Object.entries(evaluate(q, hits.map((h) => h.name)))) sums[k] = (sums[k] ?? 0) + v;
+    per.push(evaluate(q, hits.map((h) => h.name)));
   }
-  // Noise-robust latency: each query's fastest of 3 more runs. On a shared machine a single timing
-  // often includes milliseconds in which the process was descheduled; the minimum filters that out.
+  // Noise-robust latency too: each query's fastest of 3 more runs (a shared machine deschedules us).
   const best = lat.slice();
   for (let r = 0; r < 3; r++) {
     queries.forEach((q, i) => {
@@ -108,14 +58,14 @@ function runEngine(engine, catalog, queries) {
   }
   lat.sort((a, b) => a - b);
   best.sort((a, b) => a - b);
-  const metrics = Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / queries.length]));
-  return { metrics, p50: pct(lat, 0.5), p95: pct(lat, 0.95), buildMs, minOf4: { p50: pct(best, 0.5), p95: pct(best, 0.95) } };
+  const agg = aggregate(queries, per);
+  return { metrics: agg.all, groups: agg.groups, p50: pct(lat, 0.5), p95: pct(lat, 0.95), buildMs, minOf4: { p50: pct(best, 0.5), p95: pct(best, 0.95) } };
 }
 
 function runBaseline(dir) {
-  const out = execFileSync(process.execPath, [baselineScript, dir, '--json'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const out = execFileSync(process.execPath, [baselineScript, dir, '--json', '--by-group'], { encoding: 'utf8', maxBuffer: 1 << 26 });
   const r = JSON.parse(out);
-  return { metrics: r.metrics, p50: r.latency_ms.p50, p95: r.latency_ms.p95, buildMs: r.latency_ms.index_build };
+  return { metrics: r.metrics, groups: r.by_group ?? {}, p50: r.latency_ms.p50, p95: r.latency_ms.p95, buildMs: r.latency_ms.index_build };
 }
 
 // 10,000 tools: every real tool of every set (names made unique per set), then replicas of them under
@@ -126,7 +76,7 @@ function scaleCorpus(sets) {
   for (const { name: set, catalog: c, queries: qs } of sets) {
     const rename = (n) => `${set}__${n}`;
     for (const tool of c) catalog.push({ ...tool, name: rename(tool.name), server: `${set}/${tool.server}` });
-    for (const q of qs) queries.push({ ...q, gold: q.gold.map(rename), gold_any: q.gold_any?.map((a) => a.map(rename)) });
+    for (const q of qs) queries.push({ ...q, group: undefined, gold: q.gold.map(rename), gold_any: q.gold_any?.map((a) => a.map(rename)) });
   }
   const real = catalog.length;
   for (let i = 0; catalog.length < SCALE_TOOLS; i++) {
@@ -137,106 +87,172 @@ function scaleCorpus(sets) {
   return { catalog: catalog.slice(0, SCALE_TOOLS), queries };
 }
 
-const fmt = (x, d = 3) => (x === undefined ? '-' : x.toFixed(d));
-const METRICS = ['Recall@1', 'Recall@5', 'NDCG@5', 'Hit@1'];
-
-function printRow(label, r) {
-  console.log(
-    `  ${label.padEnd(9)} ${METRICS.map((m) => fmt(r.metrics[m]).padStart(8)).join(' ')}  ` +
-      `${fmt(r.p50).padStart(7)} ${fmt(r.p95).padStart(7)} ${fmt(r.buildMs, 1).padStart(9)}`,
-  );
-}
-
-// Build time again, after warm-up: the first build also pays for JIT compilation. Median of 5, wall and
-// CPU. Also the first searches on each fresh index, in this order (the set's first query, a query with
-// typos, a regex), since structures built on first use (typo tables, regex text) make them slower than later ones.
-const FIRST_QUERIES = [
-  ['query #1', (queries) => queries[0].query, {}],
-  ['typo', () => 'wether forcast for a citty', {}],
-  ['regex', () => '(?i)get.*weather', { regex: true }],
-];
-
+/** Warm build time (median of 5, wall and CPU) and the first query on each fresh index. */
 function warmBuild(engine, catalog, queries) {
   const builds = [];
   const cpuBuilds = [];
-  const first = FIRST_QUERIES.map(() => []);
+  const first = [];
   for (let i = 0; i < 5; i++) {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    const index = engine.createToolIndex(catalog, tuning);
+    const index = engine.createToolIndex(catalog, { tuning });
     builds.push(performance.now() - t0);
     const c = process.cpuUsage(c0);
     cpuBuilds.push((c.user + c.system) / 1000);
-    FIRST_QUERIES.forEach(([, query, options], k) => {
-      const s = performance.now();
-      index.search(query(queries), { limit: KMAX, ...options });
-      first[k].push(performance.now() - s);
-    });
+    const s = performance.now();
+    index.search('wether forcast for a citty', { limit: KMAX }); // unknown words: builds the typo table
+    first.push(performance.now() - s);
   }
   const median = (a) => a.sort((x, y) => x - y)[2];
+  return { wall: median(builds), cpu: median(cpuBuilds), firstTypoQueryMs: median(first) };
+}
+
+// ---- embedding models for the fusion rows ----
+
+function fnv(word) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** A deterministic local AI SDK embedding model: hashed bag of words (256 dims). Lexical, NOT semantic. */
+function hashedBagOfWords() {
+  const dims = 256;
+  const embed = (text) => {
+    const v = new Array(dims).fill(0);
+    for (const w of String(text).toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+      const h = fnv(w);
+      v[h % dims] += (h >>> 16) & 1 ? 1 : -1;
+    }
+    return v;
+  };
   return {
-    wall: median(builds),
-    cpu: median(cpuBuilds),
-    firstQueryMs: Object.fromEntries(FIRST_QUERIES.map(([label], k) => [label, median(first[k])])),
+    specificationVersion: 'v3',
+    provider: 'local',
+    modelId: 'hashed-bag-of-words',
+    maxEmbeddingsPerCall: 4096,
+    supportsParallelCalls: true,
+    doEmbed: async ({ values }) => ({ embeddings: values.map(embed), warnings: [] }),
   };
 }
 
-function printBuild(mine, warm) {
-  console.log(`  engine index build: first ${fmt(mine.buildMs, 1)} ms (cold JIT); warm, median of 5: ${fmt(warm.wall, 1)} ms wall, ${fmt(warm.cpu, 1)} ms CPU`);
-  const first = Object.entries(warm.firstQueryMs).map(([label, ms]) => `${label} ${fmt(ms, 2)} ms`);
-  console.log(`  first searches on a fresh index, in order (median of 5): ${first.join(', ')}`);
+async function realModel() {
+  const spec = process.env.AIBUDDY_BENCH_EMBEDDING;
+  if (!spec) return undefined;
+  const [provider, modelId] = spec.split(/:(.*)/s);
+  if (provider !== 'openai' || !modelId) throw new Error(`AIBUDDY_BENCH_EMBEDDING=${spec}: only openai:MODEL is supported`);
+  const require = createRequire(join(repoRoot, 'packages/discovery/package.json'));
+  const { createOpenAI } = await import(require.resolve('@ai-sdk/openai'));
+  return createOpenAI({ baseURL: process.env.OPENAI_BASE_URL, apiKey: process.env.OPENAI_API_KEY }).embedding(modelId);
 }
 
-function printMinOf4(r) {
-  console.log(`  engine latency, fastest of 4 runs per query: p50 ${fmt(r.minOf4.p50)} ms, p95 ${fmt(r.minOf4.p95)} ms`);
+async function runFusion(engine, catalog, queries, model, cacheDir) {
+  const warnings = [];
+  const index = engine.createToolIndex(catalog, { tuning, embeddingModel: model, cacheDir, onWarning: (w) => warnings.push(w) });
+  const t0 = performance.now();
+  const ok = await index.ready();
+  const readyMs = performance.now() - t0;
+  if (!ok) return { error: warnings.map((w) => w.message).join('; ') };
+  const per = [];
+  const lat = [];
+  for (const q of queries) {
+    const s = performance.now();
+    const hits = await index.searchAsync(q.query, { limit: KMAX });
+    lat.push(performance.now() - s);
+    per.push(evaluate(q, hits.map((h) => h.name)));
+  }
+  lat.sort((a, b) => a - b);
+  const agg = aggregate(queries, per);
+  return { metrics: agg.all, groups: agg.groups, p50: pct(lat, 0.5), p95: pct(lat, 0.95), buildMs: readyMs, warnings: warnings.length };
 }
 
+// ---- printing ----
+
+const fmt = (x, d = 3) => (x === undefined ? '-' : x.toFixed(d));
+const signed = (x) => (x >= 0 ? '+' : '') + fmt(x);
 function printHeader(title) {
   console.log(`\n${title}`);
-  console.log(`  ${''.padEnd(9)} ${METRICS.map((m) => m.padStart(8)).join(' ')}  ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'build ms'.padStart(9)}`);
+  console.log(`  ${''.padEnd(22)} ${METRICS.map((m) => m.padStart(8)).join(' ')}  ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'build ms'.padStart(9)}`);
+}
+function printRow(label, r) {
+  console.log(
+    `  ${label.padEnd(22)} ${METRICS.map((m) => fmt(r.metrics[m]).padStart(8)).join(' ')}  ` +
+      `${fmt(r.p50).padStart(7)} ${fmt(r.p95).padStart(7)} ${fmt(r.buildMs, 1).padStart(9)}`,
+  );
+}
+function printDelta(label, r, base) {
+  console.log(`  ${label.padEnd(22)} ${METRICS.map((m) => signed(r.metrics[m] - base.metrics[m]).padStart(8)).join(' ')}`);
+}
+/** Per-group NDCG@5 deltas against the baseline; returns the worst. */
+function groupDeltas(r, base) {
+  const rows = [];
+  for (const [g, { n, metrics }] of r.groups) {
+    const b = base.groups[g];
+    if (b) rows.push({ group: g, n, delta: metrics['NDCG@5'] - b['NDCG@5'] });
+  }
+  rows.sort((a, b) => a.delta - b.delta);
+  return rows;
 }
 
 async function main() {
-  const engine = await loadEngine();
-  const only = opt('--sets')?.split(',');
-  const setNames = readdirSync(dataRoot, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(join(dataRoot, e.name, 'catalog.json')) && existsSync(join(dataRoot, e.name, 'queries.json')))
-    .map((e) => e.name)
-    .filter((n) => !only || only.includes(n))
-    .sort();
-  if (setNames.length === 0) throw new Error(`no data sets (catalog.json + queries.json) under ${dataRoot}`);
-  const sets = setNames.map((name) => ({
-    name,
-    dir: join(dataRoot, name),
-    catalog: JSON.parse(readFileSync(join(dataRoot, name, 'catalog.json'), 'utf8')),
-    queries: JSON.parse(readFileSync(join(dataRoot, name, 'queries.json'), 'utf8')),
-  }));
+  const engine = await loadEngine(has('--dist'));
+  const refName = opt('--reference');
+  const reference = refName ? await loadEngine(false, refName) : undefined;
+  const sets = loadSets(dataRoot, opt('--sets')?.split(','));
   const report = { dataRoot, engine: has('--dist') ? 'dist' : 'src (transpiled)', tuning, sets: {} };
   console.log(`tool_search engine vs plain BM25 — data ${dataRoot}; engine from ${report.engine}; top ${KMAX} retrieved`);
-  // Latencies are wall-clock: on a busy machine they include time the process was not running.
   const load = loadavg()[0];
   report.loadAverage = load;
   console.log(`machine: ${cpus().length} cores, load average ${load.toFixed(2)} at start${load > cpus().length ? ' (busy: latencies are inflated, compare ratios)' : ''}`);
+  const fusion = !has('--no-fusion');
+  const real = fusion ? await realModel() : undefined;
+  const cacheDir = mkdtempSync(join(tmpdir(), 'aibuddy-tool-search-embeddings-'));
+  process.on('exit', () => rmSync(cacheDir, { recursive: true, force: true }));
+  const summary = [];
   for (const set of sets) {
     const mine = runEngine(engine, set.catalog, set.queries);
-    const warm = warmBuild(engine, set.catalog, set.queries);
     const base = runBaseline(set.dir);
-    report.sets[set.name] = {
-      tools: set.catalog.length,
-      queries: set.queries.length,
-      engine: mine,
-      warmBuildMedianMs: warm.wall,
-      warmBuildCpuMedianMs: warm.cpu,
-      firstQueryMs: warm.firstQueryMs,
-      baseline: base,
-    };
+    const groups = groupDeltas(mine, base);
+    const entry = { tools: set.catalog.length, queries: set.queries.length, engine: { ...mine, groups: Object.fromEntries(mine.groups) }, baseline: base, groupDeltas: groups };
+    report.sets[set.name] = entry;
     printHeader(`${set.name}: ${set.catalog.length} tools, ${set.queries.length} queries`);
-    printRow('engine', mine);
+    printRow('engine (lexical)', mine);
     printRow('bm25', base);
-    printMinOf4(mine);
-    printBuild(mine, warm);
-    const delta = { metrics: Object.fromEntries(METRICS.map((m) => [m, mine.metrics[m] - base.metrics[m]])) };
-    console.log(`  ${'Δ'.padEnd(9)} ${METRICS.map((m) => (delta.metrics[m] >= 0 ? '+' : '') + fmt(delta.metrics[m])).map((s) => s.padStart(8)).join(' ')}`);
+    printDelta('Δ engine − bm25', mine, base);
+    console.log(`  engine latency, fastest of 4 runs per query: p50 ${fmt(mine.minOf4.p50)} ms, p95 ${fmt(mine.minOf4.p95)} ms`);
+    if (reference) {
+      const ref = runEngine(reference, set.catalog, set.queries);
+      entry.reference = { ...ref, groups: Object.fromEntries(ref.groups) };
+      printRow(`ref ${refName}`.slice(0, 22), ref);
+      printDelta('Δ ref − bm25', ref, base);
+      console.log(`  ref latency, fastest of 4 runs per query: p50 ${fmt(ref.minOf4.p50)} ms, p95 ${fmt(ref.minOf4.p95)} ms`);
+    }
+    if (groups.length > 1) {
+      console.log(`  NDCG@5 Δ per group (worst first): ${groups.map((g) => `${g.group} (n=${g.n}) ${signed(g.delta)}`).join(', ')}`);
+    }
+    const row = { set: set.name, delta: mine.metrics['NDCG@5'] - base.metrics['NDCG@5'], worstGroup: groups[0] };
+    if (fusion) {
+      const smoke = await runFusion(engine, set.catalog, set.queries, hashedBagOfWords(), cacheDir);
+      entry.fusionSmoke = smoke.error ? smoke : { ...smoke, groups: Object.fromEntries(smoke.groups) };
+      if (smoke.error) console.log(`  fusion smoke failed: ${smoke.error}`);
+      else {
+        printRow('fusion, hashed BoW*', smoke);
+        printDelta('Δ fusion* − bm25', smoke, base);
+      }
+      if (real) {
+        const sem = await runFusion(engine, set.catalog, set.queries, real, cacheDir);
+        entry.fusion = sem.error ? sem : { ...sem, groups: Object.fromEntries(sem.groups) };
+        if (sem.error) console.log(`  fusion with ${process.env.AIBUDDY_BENCH_EMBEDDING} failed: ${sem.error}`);
+        else {
+          printRow(`fusion ${real.modelId}`.slice(0, 22), sem);
+          printDelta('Δ fusion − bm25', sem, base);
+          const sg = groupDeltas(sem, base);
+          if (sg.length > 1) console.log(`  fusion NDCG@5 Δ per group (worst first): ${sg.map((g) => `${g.group} ${signed(g.delta)}`).join(', ')}`);
+          row.fusionDelta = sem.metrics['NDCG@5'] - base.metrics['NDCG@5'];
+        }
+      }
+    }
+    summary.push(row);
   }
   if (!has('--no-scale')) {
     const { catalog, queries } = scaleCorpus(sets);
@@ -252,14 +268,42 @@ async function main() {
       rmSync(dir, { recursive: true, force: true });
     }
     const warm = warmBuild(engine, catalog, queries);
-    report.scale = { tools: catalog.length, queries: queries.length, engine: mine, warmBuildMedianMs: warm.wall, warmBuildCpuMedianMs: warm.cpu, firstQueryMs: warm.firstQueryMs, baseline: base };
+    report.scale = { tools: catalog.length, queries: queries.length, engine: { ...mine, groups: undefined }, warm, baseline: base };
+    let ref;
+    let refWarm;
+    if (reference) {
+      // Alternate engine and reference so both see the same machine load.
+      ref = runEngine(reference, catalog, queries);
+      refWarm = warmBuild(reference, catalog, queries);
+      const again = warmBuild(engine, catalog, queries);
+      const refAgain = warmBuild(reference, catalog, queries);
+      report.scale.reference = { ...ref, groups: undefined, warm: refWarm, warmAgain: refAgain };
+      report.scale.warmAgain = again;
+      console.log(`\n  side by side, warm build CPU (median of 5), engine / ref: ${fmt(warm.cpu, 1)} / ${fmt(refWarm.cpu, 1)} ms, then ${fmt(again.cpu, 1)} / ${fmt(refAgain.cpu, 1)} ms`);
+    }
     printHeader(`scale: ${catalog.length} tools (all sets + replicas), ${queries.length} queries`);
-    printRow('engine', mine);
+    printRow('engine (lexical)', mine);
     printRow('bm25', base);
-    printMinOf4(mine);
-    printBuild(mine, warm);
+    console.log(`  engine latency, fastest of 4 runs per query: p50 ${fmt(mine.minOf4.p50)} ms, p95 ${fmt(mine.minOf4.p95)} ms`);
+    console.log(`  engine index build: first ${fmt(mine.buildMs, 1)} ms (cold JIT); warm, median of 5: ${fmt(warm.wall, 1)} ms wall, ${fmt(warm.cpu, 1)} ms CPU`);
+    console.log(`  first query with unknown words on a fresh index (builds the typo table): ${fmt(warm.firstTypoQueryMs, 1)} ms`);
+    if (ref) {
+      printRow(`ref ${refName}`.slice(0, 22), ref);
+      console.log(`  ref latency, fastest of 4 runs per query: p50 ${fmt(ref.minOf4.p50)} ms, p95 ${fmt(ref.minOf4.p95)} ms; warm build ${fmt(refWarm.wall, 1)} ms wall, ${fmt(refWarm.cpu, 1)} ms CPU`);
+    }
   }
-  console.log('\nMetrics as in bm25-baseline.mjs: one slot per gold tool; Recall@k = slots in top k / slots; NDCG@5 binary gain; Hit@1 = top result is gold.');
+  console.log('\nSummary: NDCG@5 Δ vs BM25 (target ≥ +0.05) and worst query group Δ (target ≥ −0.02)');
+  for (const r of summary) {
+    const worst = r.worstGroup ? `${signed(r.worstGroup.delta)} (${r.worstGroup.group})` : 'one group';
+    console.log(`  ${r.set.padEnd(28)} ${signed(r.delta)}  worst group ${worst}${r.fusionDelta !== undefined ? `  fusion ${signed(r.fusionDelta)}` : ''}`);
+  }
+  console.log(
+    fusion
+      ? `\n* hashed BoW = a deterministic local embedding of word hashes: it checks that fusion works end to end, it is NOT semantic.\n` +
+          (real ? '' : '  No real embedding model was used (set AIBUDDY_BENCH_EMBEDDING=openai:MODEL and OPENAI_API_KEY): semantic rows are not reported.\n')
+      : '',
+  );
+  console.log('Metrics as in bm25-baseline.mjs: one slot per gold tool; Recall@k = slots in top k / slots; NDCG@5 binary gain; Hit@1 = top result is gold.');
   if (has('--json')) console.log(JSON.stringify(report, null, 2));
 }
 

@@ -2,7 +2,7 @@ export { decideDeferral, MCP_SERVER_DEFER_THRESHOLD, MCP_TOTAL_DEFER_THRESHOLD }
 export type { DeferralDecision, GateOptions, GateServerInput, ServerDeferral } from './gate.js';
 
 export { createToolIndex, DEFAULT_TUNING, MAX_REGEX_LENGTH, ToolSearchQueryError } from './search/index.js';
-export type { ToolIndex, ToolIndexEntry, ToolIndexTuning, ToolSearchHit, ToolSearchOptions } from './search/index.js';
+export type { ToolIndex, ToolIndexEntry, ToolIndexOptions, ToolIndexTuning, ToolSearchHit, ToolSearchOptions, ToolSearchWarning } from './search/index.js';
 
 export { McpConfigError, McpServerStartError } from './errors.js';
 export { DEFAULT_STARTUP_TIMEOUT_MS, loadMcpConfig, MAX_CONFIG_BYTES, parseMcpConfig } from './mcp/config.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withinOneEdit } from './fuzzy.js';
-import { segment } from './segment.js';
+import { UnknownWords, withinOneEdit } from './unknown-words.js';
 import { compoundIdentifiers, queryWords, splitClauses, splitWords, stem, terms } from './text.js';
 
 describe('splitWords', () => {
@@ -22,14 +21,15 @@ describe('splitWords', () => {
 
 describe('stem', () => {
   it('maps inflections of one word together', () => {
-    const forms = ['create', 'creates', 'created', 'creating', 'creation', 'creator'].map(stem);
+    // Porter: derivations such as "creation" keep their own stem; inflections meet.
+    const forms = ['create', 'creates', 'created', 'creating'].map(stem);
     expect(new Set(forms).size).toBe(1);
     expect(stem('countries')).toBe(stem('country'));
     expect(stem('searches')).toBe(stem('search'));
   });
 
-  it('leaves short words and numbers alone', () => {
-    expect(stem('bus')).toBe('bus');
+  it('leaves two-letter words and words with digits alone', () => {
+    expect(stem('os')).toBe('os');
     expect(stem('mp3s')).toBe('mp3s');
   });
 });
@@ -69,12 +69,21 @@ describe('typo and compound helpers', () => {
     expect(withinOneEdit('abc', 'abcde')).toBe(false);
   });
 
-  it('segment splits run-together words into known words', () => {
+  it('splits run-together words into two or three catalogue words', () => {
     const known = new Set(['bulk', 'generate', 'guids', 'get', 'weather']);
-    const isKnown = (w: string) => known.has(w);
-    expect(segment('bulkgenerateguids', isKnown)).toEqual(['bulk', 'generate', 'guids']);
-    expect(segment('getweather', isKnown)).toEqual(['get', 'weather']);
-    expect(segment('weather', isKnown)).toBeUndefined();
-    expect(segment('getxyzweather', isKnown)).toBeUndefined();
+    const words = new UnknownWords([], (w) => known.has(w));
+    expect(words.split('bulkgenerateguids')).toEqual(['bulk', 'generate', 'guids']);
+    expect(words.split('getweather')).toEqual(['get', 'weather']);
+    expect(words.split('weather')).toBeUndefined();
+    expect(words.split('getxyzweather')).toBeUndefined();
+  });
+
+  it('corrects one-edit typos against the catalogue terms only', () => {
+    const words = new UnknownWords(['weather', 'forecast', 'calendar'], () => false);
+    expect(words.near('wether')).toEqual([0]);
+    expect(words.near('forcast')).toEqual([1]);
+    expect(words.near('calandar')).toEqual([2]);
+    expect(words.near('blorptangle')).toEqual([]);
+    expect(words.near('wthr')).toEqual([]); // too short to correct safely
   });
 });

@@ -1,3 +1,6 @@
+import type { EmbeddingModel } from 'ai';
+import type { ToolIndexTuning } from './lexical-ranker.js';
+
 /** One tool as the index sees it. Only these fields are read; the schema is reduced to its property text. */
 export interface ToolIndexEntry {
   /** The tool name the model calls (unique within the index). */
@@ -31,13 +34,57 @@ export interface ToolSearchHit {
   score: number;
 }
 
+/** Something that made semantic search fall back to lexical ranking (or lose its cache); never thrown. */
+export interface ToolSearchWarning {
+  /**
+   * `tool-embeddings`: the tool vectors could not be computed (the index stays lexical);
+   * `query-embedding`: one query could not be embedded (that search is lexical);
+   * `embedding-cache`: the cache folder could not be read or written (vectors are recomputed).
+   */
+  kind: 'tool-embeddings' | 'query-embedding' | 'embedding-cache';
+  /** What happened and what the index does instead. */
+  message: string;
+  /** The underlying error, if any. */
+  cause?: unknown;
+}
+
+/** Options of `createToolIndex`. */
+export interface ToolIndexOptions {
+  /**
+   * An AI SDK embedding model (e.g. `openai.embedding('text-embedding-3-small')`). When given,
+   * {@link ToolIndex.searchAsync} fuses cosine similarity with the lexical ranking (reciprocal rank fusion).
+   * Requires the `ai` package (an optional peer dependency).
+   */
+  embeddingModel?: Exclude<EmbeddingModel, string> | undefined;
+  /** Folder for cached tool vectors (the host's data folder); without it vectors live in memory only. */
+  cacheDir?: string | undefined;
+  /** Called when semantic search falls back to lexical or the cache fails. Default: `console.warn`. */
+  onWarning?: ((warning: ToolSearchWarning) => void) | undefined;
+  /** Time allowed to embed one query before that search falls back to lexical (default 10,000 ms). */
+  queryTimeoutMs?: number | undefined;
+  /** Lexical ranking parameters to override (experiments; the defaults are the supported setting). */
+  tuning?: Partial<ToolIndexTuning> | undefined;
+}
+
 /** A searchable, immutable catalog of tools. Create one with `createToolIndex`. */
 export interface ToolIndex {
   /**
-   * Best matches for `query`, best first. A plain-text query is ranked by relevance and never throws
-   * (an empty or unmatched query returns `[]`); `{ regex: true }` switches to pattern matching.
+   * Best matches for `query`, best first, by the lexical ranking (synchronous, never waits for a model).
+   * A plain-text query never throws (an empty or unmatched query returns `[]`); `{ regex: true }`
+   * switches to pattern matching.
    */
   search(query: string, options?: ToolSearchOptions): ToolSearchHit[];
+  /**
+   * Like {@link search}, fused with semantic similarity when an `embeddingModel` was given and the
+   * tool vectors are ready (it waits for them). If the query cannot be embedded, the lexical result is
+   * returned and `onWarning` is called. Without a model it equals `search`. Regex queries are never embedded.
+   */
+  searchAsync(query: string, options?: ToolSearchOptions): Promise<ToolSearchHit[]>;
+  /**
+   * Resolves when the tool vectors are computed or loaded from the cache: `true` when semantic search
+   * is available, `false` without a model or when embedding failed (reported through `onWarning`). Never rejects.
+   */
+  ready(): Promise<boolean>;
   /** Number of tools in the index. */
   readonly size: number;
 }

@@ -1,0 +1,392 @@
+import { buildBm25f, type Bm25fIndex } from './bm25f.js';
+import { compact, compoundIdentifiers, isStopWord, queryWords, splitClauses, stem, type QueryWord } from './text.js';
+import type { RegexDocument } from './regex-search.js';
+import { UnknownWords } from './unknown-words.js';
+
+/**
+ * Ranking parameters of the lexical path. Few on purpose, each with a reason; the same values on every
+ * catalogue (chosen as bench/tool-search/README.md describes). Exposed for experiments only.
+ */
+export interface ToolIndexTuning {
+  /** BM25 term-frequency saturation. */
+  k1: number;
+  /** BM25F field weights: name, server, description, parameters (names + descriptions). */
+  fieldWeights: readonly [number, number, number, number];
+  /** Field length normalisation (BM25 b) per field, same order. */
+  fieldB: readonly [number, number, number, number];
+  /** Weight, relative to the name, of the pieces of run-together name words ("searchjobs" → search, jobs); 0 = off. */
+  namePieces: number;
+  /** Weight of query words inside quotes: they are usually argument values, not what the tool does. */
+  quotedWeight: number;
+  /** Weight of a one-edit typo correction of an unknown query word. */
+  typoWeight: number;
+  /** Weight of the pieces of a run-together query word, and of two query words the catalogue writes as one. */
+  splitWeight: number;
+  /** Bonus, as a fraction of the best score, × the idf-weighted share of the tool's name terms in the query. */
+  nameCoverage: number;
+  /** Share of the score from the tool's best clause of a multi-part request, relative to that clause's best (0 = off). */
+  clauseMix: number;
+  /** Share of the best score among a tool's server siblings added to the tool (tools of a server travel together). */
+  siblingShare: number;
+  /** Bonus, as a fraction of the best score, when the query spells a tool name as an identifier ("create_issue"). */
+  nameBonus: number;
+  /** Bonus, as a fraction of the best score, for the tools of a server the query names ("github"). */
+  serverBonus: number;
+  /** Query term frequency: a word said c times weighs c^queryTf (0 = once, 1 = every time). */
+  queryTf: number;
+  /** Pseudo-relevance feedback (RM3): how many top tools lend expansion terms (0 = off). */
+  prfDocs: number;
+  /** Pseudo-relevance feedback: how many expansion terms are added. */
+  prfTerms: number;
+  /** Pseudo-relevance feedback: weight of the expansion terms relative to the query's (their weights sum to this). */
+  prfWeight: number;
+}
+
+/** Default ranking parameters (see bench/tool-search/README.md for how they were chosen). */
+export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
+  k1: 1.2,
+  fieldWeights: [2, 1, 1, 0.5] as const,
+  fieldB: [0.5, 0.5, 0.75, 0.75] as const,
+  namePieces: 0.5,
+  quotedWeight: 0.5,
+  typoWeight: 0.7,
+  splitWeight: 0.5,
+  nameCoverage: 0.2,
+  clauseMix: 0.5,
+  siblingShare: 0.3,
+  nameBonus: 0.3,
+  serverBonus: 0.3,
+  queryTf: 0.5,
+  prfDocs: 0,
+  prfTerms: 10,
+  prfWeight: 0.5,
+});
+
+// Longer queries are cut: ranking quality does not improve past a few paragraphs, latency would.
+const MAX_QUERY_CHARS = 4000;
+
+/** A ranked tool: catalogue position and score. */
+export interface RankedDoc {
+  /** Position in the indexed entries. */
+  doc: number;
+  /** Lexical score (> 0). */
+  score: number;
+}
+
+/** The lexical ranker over a catalogue. */
+export interface LexicalRanker {
+  /** Best `limit` tools for `query`, best first; [] when no query term is in the catalogue. */
+  rank(query: string, limit: number): RankedDoc[];
+}
+
+/** Builds the lexical ranker: BM25F plus a few catalogue-independent query rules and bonuses. */
+export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIndexTuning): LexicalRanker {
+  const ix: Bm25fIndex = buildBm25f(entries, t);
+  const { n, vocab, idf, postStart, postDoc, postImpact, nameStart, nameTerms, nameMass } = ix;
+  const isCatalogueWord = (w: string): boolean => (ix.wordIds.get(w) ?? -1) >= 0;
+  const unknown = new UnknownWords(ix.terms, isCatalogueWord);
+
+  // Servers: id per tool, and compact names for mentions ("git hub" / "github" → server github).
+  const serverIds = new Map<string, number>();
+  const serverOf = new Int32Array(n).fill(-1);
+  entries.forEach((e, d) => {
+    if (!e.server) return;
+    let sid = serverIds.get(e.server);
+    if (sid === undefined) serverIds.set(e.server, (sid = serverIds.size));
+    serverOf[d] = sid;
+  });
+  const serverByKey = new Map<string, number>();
+  for (const [server, sid] of serverIds) {
+    const key = compact(server);
+    if (key.length >= 3 && !serverByKey.has(key)) serverByKey.set(key, sid);
+  }
+  // Tools by compact name, whole and without a "server__" namespace ("github__create_issue" → "createissue").
+  const toolByKey = new Map<string, number>();
+  entries.forEach((e, d) => {
+    const key = compact(e.name);
+    if (!toolByKey.has(key)) toolByKey.set(key, d);
+    const local = e.name.includes('__') ? compact(e.name.slice(e.name.lastIndexOf('__') + 2)) : '';
+    if (local.length >= 4 && local !== key && !toolByKey.has(local)) toolByKey.set(local, d);
+  });
+
+  // Query-time scratch, reused (searches are synchronous).
+  const acc = new Float64Array(n);
+  const clauseAcc = new Float64Array(n);
+  const clauseBest = new Float64Array(n);
+  const seen = new Uint8Array(n);
+  // Per clause: only the tools the clause's terms touch are visited (a long request has many clauses).
+  const clauseSeen = new Uint8Array(n);
+  const clauseDocs = new Int32Array(n);
+  const docs = new Int32Array(n);
+  const serverBest = new Float64Array(serverIds.size);
+  const qWeight = new Float64Array(ix.terms.length);
+  const qCount = new Float64Array(ix.terms.length);
+
+  /** Query words → distinct term ids with weights (a repeated word counts once, at its highest weight). */
+  function queryTerms(words: readonly QueryWord[], identifiers: readonly string[]): { ids: number[]; weights: number[] } {
+    const ids: number[] = [];
+    const put = (id: number, w: number): void => {
+      if (qWeight[id] === 0) ids.push(id);
+      qCount[id] = (qCount[id] as number) + 1;
+      if (w > (qWeight[id] as number)) qWeight[id] = w;
+    };
+    for (const { word, weight } of words) {
+      if (isStopWord(word)) continue;
+      const id = vocab.get(stem(word));
+      if (id !== undefined) {
+        put(id, weight);
+        continue;
+      }
+      const near = unknown.near(word);
+      if (near.length > 0) {
+        for (const nid of near) put(nid, weight * t.typoWeight);
+        continue;
+      }
+      for (const piece of unknown.split(word) ?? []) {
+        const pid = vocab.get(stem(piece));
+        if (pid !== undefined && !isStopWord(piece)) put(pid, weight * t.splitWeight);
+      }
+    }
+    // Two query words the catalogue writes as one ("zip code" → "zipcode").
+    for (let i = 0; i + 1 < words.length; i++) {
+      const a = words[i] as QueryWord;
+      const b = words[i + 1] as QueryWord;
+      const joined = a.word + b.word;
+      if (isCatalogueWord(joined)) put(vocab.get(stem(joined)) as number, Math.min(a.weight, b.weight) * t.splitWeight);
+    }
+    // Identifiers the catalogue has as one word ("WhoIS" → "whois").
+    for (const ident of identifiers) {
+      const id = vocab.get(stem(ident));
+      if (id !== undefined) put(id, 1);
+    }
+    if (t.queryTf > 0) for (const id of ids) qWeight[id] = (qWeight[id] as number) * Math.pow(qCount[id] as number, t.queryTf);
+    for (const id of ids) qCount[id] = 0;
+    const weights = ids.map((id) => qWeight[id] as number);
+    return { ids, weights };
+  }
+
+  function clear(ids: readonly number[]): void {
+    for (const id of ids) qWeight[id] = 0;
+  }
+
+  /** Σ weight × impact into `into`; new docs are appended to `docs` from `count`; returns [count, best]. */
+  function accumulate(q: { ids: number[]; weights: number[] }, into: Float64Array, count: number, mark: Uint8Array, list: Int32Array = docs): [number, number] {
+    let best = 0;
+    for (let k = 0; k < q.ids.length; k++) {
+      const id = q.ids[k] as number;
+      const w = q.weights[k] as number;
+      const end = postStart[id + 1] as number;
+      for (let i = postStart[id] as number; i < end; i++) {
+        const d = postDoc[i] as number;
+        const v = (into[d] as number) + w * (postImpact[i] as number);
+        if (mark[d] === 0) {
+          mark[d] = 1;
+          list[count++] = d;
+        }
+        into[d] = v;
+        if (v > best) best = v;
+      }
+    }
+    return [count, best];
+  }
+
+  /**
+   * The whole query: posting lists summed into `acc` without per-posting bookkeeping, then one linear
+   * pass collects the touched tools (at 10,000 tools a sequential pass is cheaper than a branch per
+   * posting of the frequent terms a long request contains). Returns [count, best].
+   */
+  function accumulateDense(q: { ids: number[]; weights: number[] }): [number, number] {
+    for (let k = 0; k < q.ids.length; k++) {
+      const id = q.ids[k] as number;
+      const w = q.weights[k] as number;
+      const end = postStart[id + 1] as number;
+      for (let i = postStart[id] as number; i < end; i++) {
+        const d = postDoc[i] as number;
+        acc[d] = (acc[d] as number) + w * (postImpact[i] as number);
+      }
+    }
+    let count = 0;
+    let best = 0;
+    for (let d = 0; d < n; d++) {
+      const v = acc[d] as number;
+      if (v > 0) {
+        seen[d] = 1;
+        docs[count++] = d;
+        if (v > best) best = v;
+      }
+    }
+    return [count, best];
+  }
+
+  function rank(query: string, limit: number): RankedDoc[] {
+    const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
+    const clauses = t.clauseMix > 0 ? splitClauses(text) : [text];
+    const clauseWords = clauses.map((c) => queryWords(c, t.quotedWeight));
+    const words = clauseWords.flat();
+    const identifiers = compoundIdentifiers(text);
+    const full = queryTerms(words, identifiers);
+    const fullWeights = full.ids.map((id) => qWeight[id] as number);
+    let [count, top] = accumulateDense(full);
+    if (top > 0 && t.prfDocs > 0) [count, top] = feedback(full, count);
+    if (top > 0) {
+      // Multi-part requests: each clause ranked alone; a tool's best clause score relative to that
+      // clause's best is mixed in, so the tools of a short second request are not crowded out.
+      if (t.clauseMix > 0 && clauseWords.length > 1) {
+        clear(full.ids);
+        for (const cw of clauseWords) {
+          const cq = queryTerms(cw, []);
+          clear(cq.ids);
+          if (cq.ids.length === 0) continue;
+          const [cc, best] = accumulate(cq, clauseAcc, 0, clauseSeen, clauseDocs);
+          for (let c = 0; c < cc; c++) {
+            const d = clauseDocs[c] as number;
+            const r = best > 0 ? (clauseAcc[d] as number) / best : 0;
+            if (r > (clauseBest[d] as number)) clauseBest[d] = r;
+            clauseAcc[d] = 0;
+            clauseSeen[d] = 0;
+          }
+        }
+        full.ids.forEach((id, k) => (qWeight[id] = fullWeights[k] as number));
+      }
+      for (let c = 0; c < count; c++) {
+        const d = docs[c] as number;
+        let score = acc[d] as number;
+        const mass = nameMass[d] as number;
+        if (t.nameCoverage > 0 && mass > 0) {
+          let matched = 0;
+          for (let j = nameStart[d] as number; j < (nameStart[d + 1] as number); j++) {
+            const term = nameTerms[j] as number;
+            matched += Math.min(1, qWeight[term] as number) * (idf[term] as number);
+          }
+          score += (t.nameCoverage * top * matched) / mass;
+        }
+        if (t.clauseMix > 0 && clauseWords.length > 1) score = (1 - t.clauseMix) * score + t.clauseMix * top * (clauseBest[d] as number);
+        acc[d] = score;
+      }
+      if (t.siblingShare > 0 && serverBest.length > 0) {
+        for (let c = 0; c < count; c++) {
+          const d = docs[c] as number;
+          const sid = serverOf[d] as number;
+          if (sid >= 0 && (acc[d] as number) > (serverBest[sid] as number)) serverBest[sid] = acc[d] as number;
+        }
+        for (let c = 0; c < count; c++) {
+          const d = docs[c] as number;
+          const sid = serverOf[d] as number;
+          if (sid >= 0) acc[d] = (acc[d] as number) + t.siblingShare * (serverBest[sid] as number);
+        }
+        for (let c = 0; c < count; c++) {
+          const sid = serverOf[docs[c] as number] as number;
+          if (sid >= 0) serverBest[sid] = 0;
+        }
+      }
+    }
+    clear(full.ids);
+    count = mentions(words, identifiers, top > 0 ? top : 1, count);
+    const out = topK(count, limit);
+    if (count > n >> 3) {
+      // Most tools were touched: clearing whole arrays (memset) beats visiting each.
+      acc.fill(0);
+      clauseBest.fill(0);
+      seen.fill(0);
+    } else {
+      for (let c = 0; c < count; c++) {
+        const d = docs[c] as number;
+        acc[d] = 0;
+        clauseBest[d] = 0;
+        seen[d] = 0;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * RM3-style pseudo-relevance feedback: the terms of the best few tools, weighted by the tool's share of
+   * their score and the term's share of the tool, are added to the query (at most prfTerms of them,
+   * summing to prfWeight × the query's own weight mass). Returns the new [count, best].
+   */
+  function feedback(q: { ids: number[]; weights: number[] }, count: number): [number, number] {
+    const best = topK(count, t.prfDocs);
+    let total = 0;
+    for (const r of best) total += r.score;
+    const gain = new Map<number, number>();
+    for (const r of best) {
+      let docMass = 0;
+      for (let i = ix.docStart[r.doc] as number; i < (ix.docStart[r.doc + 1] as number); i++) docMass += ix.docTf[i] as number;
+      for (let i = ix.docStart[r.doc] as number; i < (ix.docStart[r.doc + 1] as number); i++) {
+        const term = ix.docTerms[i] as number;
+        if ((qWeight[term] as number) > 0) continue;
+        gain.set(term, (gain.get(term) ?? 0) + ((r.score / total) * (ix.docTf[i] as number)) / docMass);
+      }
+    }
+    const picked = [...gain].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, t.prfTerms);
+    let mass = 0;
+    for (const [, g] of picked) mass += g;
+    let qMass = 0;
+    for (const w of q.weights) qMass += w;
+    if (mass <= 0) return [count, best[0]?.score ?? 0];
+    const ids = picked.map(([id]) => id);
+    const weights = picked.map(([, g]) => (t.prfWeight * qMass * g) / mass);
+    const [c] = accumulate({ ids, weights }, acc, count, seen);
+    let top = 0;
+    for (let k = 0; k < c; k++) if ((acc[docs[k] as number] as number) > top) top = acc[docs[k] as number] as number;
+    return [c, top];
+  }
+
+  /** A tool spelled as an identifier, or a server named by a word or 2-3 joined words, gets a bonus. */
+  function mentions(words: readonly QueryWord[], identifiers: readonly string[], top: number, count: number): number {
+    const bump = (d: number, bonus: number): void => {
+      if (seen[d] === 0) {
+        seen[d] = 1;
+        docs[count++] = d;
+      }
+      acc[d] = (acc[d] as number) + bonus;
+    };
+    if (t.nameBonus > 0) {
+      const named = new Set<number>();
+      for (const ident of identifiers) {
+        const d = toolByKey.get(ident);
+        if (d !== undefined) named.add(d);
+      }
+      for (const d of named) bump(d, t.nameBonus * top);
+    }
+    if (t.serverBonus > 0 && serverByKey.size > 0) {
+      const named = new Set<number>();
+      for (let i = 0; i < words.length; i++) {
+        let key = '';
+        for (let j = i; j < Math.min(words.length, i + 3); j++) {
+          key += (words[j] as QueryWord).word;
+          const sid = serverByKey.get(key);
+          if (sid !== undefined) named.add(sid);
+        }
+      }
+      if (named.size > 0) for (let d = 0; d < n; d++) if (named.has(serverOf[d] as number)) bump(d, t.serverBonus * top);
+    }
+    return count;
+  }
+
+  /** Best `limit` of the touched docs, ties broken by catalogue order (deterministic). */
+  function topK(count: number, limit: number): RankedDoc[] {
+    const out: RankedDoc[] = [];
+    for (let c = 0; c < count; c++) {
+      const d = docs[c] as number;
+      const s = acc[d] as number;
+      if (!(s > 0)) continue;
+      if (out.length === limit) {
+        const last = out[limit - 1] as RankedDoc;
+        if (s < last.score || (s === last.score && d > last.doc)) continue;
+      }
+      let j = out.length < limit ? out.length : limit - 1;
+      if (out.length < limit) out.push({ doc: d, score: s });
+      while (j > 0) {
+        const prev = out[j - 1] as RankedDoc;
+        if (prev.score > s || (prev.score === s && prev.doc < d)) break;
+        out[j] = prev;
+        j--;
+      }
+      out[j] = { doc: d, score: s };
+    }
+    return out;
+  }
+
+  return { rank };
+}
