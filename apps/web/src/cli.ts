@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startWebServer } from './web-server.js';
 
-const USAGE = `usage: pnpm web [-- --port N] [--workspace DIR] [--model SPEC] [--base-url URL] [--mcp-config FILE] [--data-dir DIR] [--host ADDR]
+const USAGE = `usage: pnpm web [-- --port N] [--workspace DIR] [--model SPEC] [--base-url URL] [--mcp-config FILE] [--data-dir DIR] [--allow PREFIX]... [--host ADDR]
   Starts the aibuddy web client. Without --model and without a key: the scripted demo model in a fresh temporary workspace.
   --host: the interface to listen on (default 127.0.0.1; anything else exposes the agent to your network).\n`;
 
@@ -24,6 +24,7 @@ async function main(argv: string[]): Promise<number> {
         'base-url': { type: 'string' },
         'mcp-config': { type: 'string' },
         'data-dir': { type: 'string' },
+        allow: { type: 'string', multiple: true },
         help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -52,6 +53,7 @@ async function main(argv: string[]): Promise<number> {
     ...(values['base-url'] ? { baseUrl: values['base-url'] } : {}),
     ...(values['mcp-config'] ? { mcpConfig: resolve(values['mcp-config']) } : {}),
     ...(values['data-dir'] ? { dataDir: resolve(values['data-dir']) } : {}),
+    ...(values.allow ? { allow: values.allow } : {}),
     ...(heartbeat ? { heartbeatIntervalMs: Number(heartbeat) } : {}),
     onWarning: (message) => process.stderr.write(`aibuddy web: ${message}\n`),
   });

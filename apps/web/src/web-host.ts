@@ -1,5 +1,5 @@
-import { createModel, demoMcpConfig, demoScript, runTask } from '@aibuddy/agent';
-import type { ModelInfo, RunTaskResult } from '@aibuddy/agent';
+import { createModel, DEMO_ALLOW_RULES, demoMcpConfig, demoScript, loadHostCommandRules, runTask } from '@aibuddy/agent';
+import type { HostCommandRules, ModelInfo, RunTaskResult } from '@aibuddy/agent';
 import { createUIMessageStream } from 'ai';
 import { PendingConfirmations } from './pending-confirmations.js';
 import { UiStreamBridge } from './ui-stream.js';
@@ -20,6 +20,8 @@ export interface WebHostOptions {
   heartbeatIntervalMs?: number;
   /** Keys and base URLs for real providers (default `process.env`). */
   env?: Record<string, string | undefined>;
+  /** `--allow` prefixes, added to the CLI's defaults and its config file (the same rules as `aibuddy run`). */
+  allow?: readonly string[];
   /** Problems that do not stop a run. */
   onWarning?: (message: string) => void;
 }
@@ -43,9 +45,18 @@ export class WebHost {
   private readonly running = new Map<string, AbortController>();
   private readonly dataDirs = new Map<string, string>();
 
+  /** The command rules of `execute`, decided once, exactly as the CLI decides them. */
+  readonly rules: HostCommandRules;
+
   constructor(readonly options: WebHostOptions) {
-    // Fail at start, not at the first request, when the model spec is wrong.
-    this.model();
+    // Fail at start, not at the first request, when the model spec or a rule is wrong.
+    const model = this.model();
+    this.rules = loadHostCommandRules({
+      allowFlags: options.allow,
+      env: options.env ?? process.env,
+      workspace: options.workspace,
+      ...(model.demo ? { demoRules: DEMO_ALLOW_RULES } : {}),
+    });
   }
 
   /** A fresh model for one run (a scripted model is consumed step by step). */
@@ -103,6 +114,7 @@ export class WebHost {
             ...(mcpConfig ? { mcpConfig } : {}),
             ...(this.options.dataDir ? { dataDir: this.options.dataDir } : {}),
             ...(this.options.heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs: this.options.heartbeatIntervalMs } : {}),
+            allow: this.rules.allow,
             confirmation: {
               policy: 'ask',
               answeredBy: 'you, in the browser',

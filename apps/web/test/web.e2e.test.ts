@@ -72,6 +72,9 @@ describe.skipIf(skip !== undefined)('web client in a real Chromium', () => {
       await expect.poll(() => dialog.locator('.target').textContent()).toContain('build');
       await page.screenshot({ path: screenshotPath('2-confirmation') });
       await dialog.getByRole('button', { name: 'Approve' }).click();
+      // The demo's last command is one the classifier cannot analyse: it asks too, and says why.
+      await expect.poll(async () => (await dialog.count()) > 0 && ((await dialog.locator('dd').allTextContents()).join(' ')), { timeout: 60_000 }).toMatch(/cannot be analysed/i);
+      await dialog.getByRole('button', { name: 'Approve' }).click();
 
       await page.locator('.run-end[data-status="completed"]').waitFor({ timeout: 60_000 });
       // tool_search found the forecast tool, which joined the tool set and was called.
