@@ -189,3 +189,11 @@ for (const engine of ['ripgrep', 'javascript'] as const) {
     });
   });
 }
+
+describe('which patterns skip the worker', () => {
+  it('only patterns without quantifiers, alternation or backreferences run on the main thread', async () => {
+    const { cannotBacktrack } = await import('./grep-worker.js');
+    for (const safe of ['TODO', 'function foo\\(', '^import', '[A-Z]ebra$', 'a\\.b']) expect(cannotBacktrack(safe), safe).toBe(true);
+    for (const risky of ['(a+)+$', 'a*', 'x?', 'a{2,}', 'a|b', '(?:x)', '(a)\\1', '(?<n>a)\\k<n>']) expect(cannotBacktrack(risky), risky).toBe(false);
+  });
+});

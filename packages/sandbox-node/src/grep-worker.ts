@@ -17,7 +17,7 @@ interface Request {
   remaining: number;
 }
 
-interface Reply {
+export interface Reply {
   id: number;
   lines: GrepLine[];
   matches: number;
@@ -26,11 +26,51 @@ interface Reply {
 }
 
 /**
- * The worker's code: matches one file's lines against the regular expression and returns the
- * matching lines and their context, the way ripgrep prints them (a line is printed once, as a
- * match when it matches, even inside another match's context). It runs in its own thread, so a
- * catastrophic pattern such as `(a+)+$` only ever blocks the worker, which the caller terminates
- * at the deadline. Self-contained (it is started from its source text): no imports, no closures.
+ * Matches one file's lines against the regular expression and returns the matching lines and
+ * their context, the way ripgrep prints them (a line is printed once, as a match when it matches,
+ * even inside another match's context). At most `remaining` matches; `more` says a match past
+ * them exists. Self-contained (no imports, no closures): the worker gets its source text.
+ */
+export function matchLines(regex: RegExp, bytes: Uint8Array, remaining: number, context: number): Omit<Reply, 'id'> {
+  const lines: GrepLine[] = [];
+  let matches = 0;
+  let more = false;
+  try {
+    const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8').split('\n');
+    if (all.length > 0 && all[all.length - 1] === '') all.pop();
+    let printedUpTo = -1; // index of the last line printed
+    let afterUntil = -1; // context after the last match runs to this index
+    for (let i = 0; i < all.length; i++) {
+      const raw = all[i]!;
+      const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+      if (regex.test(text)) {
+        if (matches >= remaining) {
+          // A match past the limit proves the result is cut; it is printed neither as match nor as context.
+          more = true;
+          break;
+        }
+        for (let j = Math.max(printedUpTo + 1, i - context); j < i; j++) {
+          const t = all[j]!;
+          lines.push({ line: j + 1, text: t.endsWith('\r') ? t.slice(0, -1) : t, match: false });
+        }
+        lines.push({ line: i + 1, text, match: true });
+        printedUpTo = i;
+        afterUntil = i + context;
+        matches++;
+      } else if (i <= afterUntil) {
+        lines.push({ line: i + 1, text, match: false });
+        printedUpTo = i;
+      }
+    }
+  } catch {
+    // An engine error on one file (a regex that overflows the stack): the file has no matches.
+  }
+  return { lines, matches, more };
+}
+
+/**
+ * The worker's code. It runs in its own thread, so a catastrophic pattern such as `(a+)+$` only
+ * ever blocks the worker, which the caller terminates at the deadline.
  */
 function workerMain(): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -38,45 +78,12 @@ function workerMain(): void {
   const { source, flags, context } = workerData as { source: string; flags: string; context: number };
   const regex = new RegExp(source, flags);
   parentPort!.on('message', (request: Request) => {
-    const lines: GrepLine[] = [];
-    let matches = 0;
-    let more = false;
-    try {
-      const all = Buffer.from(request.bytes.buffer, request.bytes.byteOffset, request.bytes.byteLength).toString('utf8').split('\n');
-      if (all.length > 0 && all[all.length - 1] === '') all.pop();
-      let printedUpTo = -1; // index of the last line printed
-      let afterUntil = -1; // context after the last match runs to this index
-      for (let i = 0; i < all.length; i++) {
-        const raw = all[i]!;
-        const text = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
-        if (regex.test(text)) {
-          if (matches >= request.remaining) {
-            // A match past the limit proves the result is cut; it is printed neither as match nor as context.
-            more = true;
-            break;
-          }
-          for (let j = Math.max(printedUpTo + 1, i - context); j < i; j++) {
-            const t = all[j]!;
-            lines.push({ line: j + 1, text: t.endsWith('\r') ? t.slice(0, -1) : t, match: false });
-          }
-          lines.push({ line: i + 1, text, match: true });
-          printedUpTo = i;
-          afterUntil = i + context;
-          matches++;
-        } else if (i <= afterUntil) {
-          lines.push({ line: i + 1, text, match: false });
-          printedUpTo = i;
-        }
-      }
-    } catch {
-      // An engine error on one file (a regex that overflows the stack): the file has no matches.
-    }
-    const reply: Reply = { id: request.id, lines, matches, more };
+    const reply: Reply = { id: request.id, ...matchLines(regex, request.bytes, request.remaining, context) };
     parentPort!.postMessage(reply);
   });
 }
 
-const WORKER_SOURCE = `(${workerMain.toString()})();`;
+const WORKER_SOURCE = `const matchLines = ${matchLines.toString()};\n(${workerMain.toString()})();`;
 
 /** Raised by `search` once the worker was terminated (deadline or abort). */
 export class WorkerStopped extends Error {
@@ -129,4 +136,31 @@ export class RegexWorker {
     this.pending.clear();
     await this.worker.terminate();
   }
+}
+
+/** What the JavaScript engine matches with: a worker, or the main thread for patterns that cannot backtrack. */
+export interface LineMatcher {
+  /** Matches one file's bytes; at most `remaining` matches. */
+  search(bytes: Uint8Array, remaining: number): Promise<Omit<Reply, 'id'>>;
+  /** Ends it; resolves once its resources are given back. */
+  terminate(): Promise<void>;
+}
+
+/**
+ * Whether a pattern can run on the main thread: without quantifiers (`* + ? {`), alternation or
+ * backreferences a regular expression cannot backtrack, so each line costs at most its length
+ * times the pattern's. Most searches (`TODO`, `function foo\(`, `^import`) are like that and skip
+ * the worker's start-up; anything else goes to the worker.
+ */
+export function cannotBacktrack(pattern: string): boolean {
+  return !/[*+?{|]|\\[1-9]|\\k</.test(pattern);
+}
+
+/** Runs `matchLines` on the main thread (for patterns that cannot backtrack). */
+export function inlineMatcher(source: string, flags: string, context: number): LineMatcher {
+  const regex = new RegExp(source, flags);
+  return {
+    search: async (bytes, remaining) => matchLines(regex, bytes, remaining, context),
+    terminate: async () => undefined,
+  };
 }

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import type { GrepMatch, GrepOptions, GrepResult } from '@aibuddy/sandbox';
 import { SandboxAbortedError, SandboxArgumentError, SandboxNotFoundError } from '@aibuddy/sandbox';
 import { compileGlob } from './glob-pattern.js';
-import { RegexWorker, WorkerStopped, type GrepLine } from './grep-worker.js';
+import { cannotBacktrack, inlineMatcher, RegexWorker, WorkerStopped, type GrepLine, type LineMatcher } from './grep-worker.js';
 import { IGNORE_FILES, IgnoreRules, MAX_IGNORE_FILE_BYTES, parseIgnoreFile } from './ignore-rules.js';
 import { closeFd, DIR_FLAGS, fdPath, openFd } from './fd-path.js';
 import { readRegularAt } from './open-regular.js';
@@ -332,7 +332,7 @@ async function grepWithJs(root: Root, pattern: string, target: Target, s: Settin
   let count = 0;
   let truncated = false;
   let stopped: string | undefined;
-  const worker = new RegexWorker(pattern, flags, s.context);
+  const worker: LineMatcher = cannotBacktrack(pattern) ? inlineMatcher(pattern, flags, s.context) : new RegexWorker(pattern, flags, s.context);
   const timer = setTimeout(() => {
     stopped = stoppedNote(limits.timeMs);
     void worker.terminate();
@@ -396,14 +396,19 @@ async function grepWithJs(root: Root, pattern: string, target: Target, s: Settin
     }
     return { matches: sortMatches(matches), truncated, engine: 'javascript', ...(stopped ? { stopped } : {}) };
   } catch (error) {
+    if (s.signal?.aborted && (SandboxAbortedError.isInstance(error) || error instanceof WorkerStopped)) {
+      // Settle at once: the worker's end is not waited for.
+      void worker.terminate();
+      throw SandboxAbortedError.isInstance(error) ? error : new SandboxAbortedError('grep was aborted.', { cause: s.signal.reason });
+    }
     if (error instanceof WorkerStopped || (error as Error)?.name === 'WorkerStopped') {
-      if (s.signal?.aborted) throw new SandboxAbortedError('grep was aborted.', { cause: s.signal.reason });
       return { matches: sortMatches(matches), truncated: true, engine: 'javascript', stopped: stopped ?? stoppedNote(limits.timeMs) };
     }
     throw error;
   } finally {
     clearTimeout(timer);
     s.signal?.removeEventListener('abort', onAbort);
-    await worker.terminate();
+    // On a normal end its threads and descriptors are given back before the result is.
+    if (!s.signal?.aborted) await worker.terminate();
   }
 }
