@@ -42,7 +42,8 @@ describe('execute: live output', () => {
   const digits = (n: number) => Array.from({ length: n }, (_, i) => String(i % 10)).join('');
 
   it('1,500 one-byte writes become a bounded number of events that add up to every byte', async () => {
-    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['tiny', 'execute', { command: tinyWrites(1500) }]));
+    // `node -e` runs inline code: the classifier asks for it unless an allow rule covers it.
+    const run = await runSteps(createShellToolConfig({ allow: ['node -e'] }), ws.sandbox, calls(['tiny', 'execute', { command: tinyWrites(1500) }]));
     const call = run.events.find((e) => e.type === 'tool-call')!;
     const result = run.events.find((e) => e.type === 'tool-result')!;
     const outputs = run.events.filter((e) => e.type === 'tool-output');
@@ -54,7 +55,7 @@ describe('execute: live output', () => {
   });
 
   it('control: with coalescing off, the same kind of command yields about one event per write', async () => {
-    const config = createShellToolConfig({ outputCoalesceMs: 0 });
+    const config = createShellToolConfig({ outputCoalesceMs: 0, allow: ['node -e'] });
     const run = await runSteps(config, ws.sandbox, calls(['raw', 'execute', { command: tinyWrites(300) }]));
     const outputs = run.events.filter((e) => e.type === 'tool-output');
     expect(outputs.map((e) => (e.type === 'tool-output' ? e.chunk : '')).join('')).toBe(digits(300));
@@ -65,7 +66,9 @@ describe('execute: live output', () => {
 describe('execute: sandbox notices', () => {
   it('a hook planted by the command is undone, and the model is told', async () => {
     const command = "git init -q repo && printf '#!/bin/sh\\necho planted\\n' > repo/.git/hooks/pre-commit && chmod +x repo/.git/hooks/pre-commit && echo ok";
-    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['plant', 'execute', { command }]));
+    // Writing into .git needs a person's approval; approved here, so that only the sandbox's guard stands in the way.
+    const confirmation = createConfirmationGate({ ask: async () => ({ approved: true }) });
+    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['plant', 'execute', { command }]), { confirmation });
     expect(run.seen('plant').text).toMatch(/SANDBOX: repo\/\.git\/hooks\/pre-commit was planted by the command/);
     expect(readdirSync(join(ws.root, 'repo', '.git', 'hooks'))).not.toContain('pre-commit');
   });
