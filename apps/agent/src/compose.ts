@@ -53,6 +53,11 @@ export interface ToolsReport {
    * where each comes from) and the workspace paths protected besides every `.git`.
    */
   commandPolicy?: { allow: { rule: string; source: string }[]; protectedPaths: string[] };
+  /**
+   * How commands are confined (from the sandbox's own description): `bubblewrap`, `pid-namespace` or
+   * `none`; whether a command's whole process tree dies with the call and with the host; the bounds.
+   */
+  isolation?: { mode: string; killsTree: boolean; reason?: string; limits?: string };
 }
 
 /** Options of {@link composeAgent}. */
@@ -136,6 +141,14 @@ export interface ComposedAgent {
   report: ToolsReport;
   /** Releases everything (MCP connections, sandbox processes, background compaction). */
   close(): Promise<void>;
+}
+
+/** The sandbox's own account of its confinement, when it gives one (the node adapter does). */
+function isolationOf(sandbox: ISandbox): Pick<ToolsReport, 'isolation'> {
+  const describe = (sandbox as { describe?: () => { mode: string; killsTree: boolean; reason?: string; limits?: string } }).describe;
+  if (typeof describe !== 'function') return {};
+  const d = describe.call(sandbox);
+  return { isolation: { mode: d.mode, killsTree: d.killsTree, ...(d.reason ? { reason: d.reason } : {}), ...(d.limits ? { limits: d.limits } : {}) } };
 }
 
 function compactionEvent(event: CompactorCompactionEvent): CompactionEvent {
@@ -349,6 +362,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       deferred: decision.deferred.filter((d) => deferredNames.has(d.name)).map((d) => ({ name: d.name, server: d.server, reason: d.reason })),
       excluded,
       commandPolicy: { allow: (options.allow ?? []).map((r) => ({ rule: r.rule, source: r.source ?? 'host' })), protectedPaths: ['.git (every one, at any depth)', ...protectedPaths] },
+      ...isolationOf(sandbox),
     };
 
     const callSettings: ComposedAgent['callSettings'] = {

@@ -87,7 +87,16 @@ function heartbeatFromEnv(env: Record<string, string | undefined>): number | und
   return value;
 }
 
+/** One line on how commands are confined; says plainly when their process tree can outlive the call. */
+function isolationLine(report: ToolsReport): string {
+  const iso = report.isolation;
+  if (!iso) return 'confinement not described by this sandbox';
+  const tree = iso.killsTree ? 'process tree dies with the call and with aibuddy' : 'NOT tree-killing: a daemon may outlive the call';
+  return `${iso.mode} (${tree})${iso.reason ? `; ${iso.reason}` : ''}${iso.limits ? `; limits: ${iso.limits}` : ''}`;
+}
+
 function printToolsText(report: ToolsReport, write: (s: string) => void): void {
+  write(`sandbox: ${isolationLine(report)}\n`);
   write(`defer path: ${report.deferPath} (${report.deferPathReason})\n`);
   write(`direct (${report.direct.length}): ${report.direct.map((t) => t.name).join(', ') || '-'}\n`);
   if (report.deferred.length > 0) {
@@ -183,7 +192,8 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
       onComposed: (agent: ComposedAgent) => {
         out(`tools:     ${agent.report.direct.map((t) => t.name).join(', ')}\n`);
         if (agent.report.deferred.length > 0) out(`deferred:  ${agent.report.deferred.length} tools behind tool_search (${agent.report.deferPath})\n`);
-        out(`data dir:  ${agent.dataDir}\n\n`);
+        out(`data dir:  ${agent.dataDir}\n`);
+        out(`sandbox:   ${isolationLine(agent.report)}\n\n`);
       },
     });
     renderer.close();

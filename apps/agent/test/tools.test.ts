@@ -15,4 +15,17 @@ describe('aibuddy tools', { timeout: 120_000 }, () => {
     expect(r.stdout).toMatch(/why: "toolbox" has 12 tools, more than 10/);
     expect(r.stdout).toMatch(/excluded:\n {2}interaction: no interaction in this host/);
   });
+
+  it('says how commands are confined: the sandbox mode and whether the process tree dies with the call', async () => {
+    const dir = tempDir();
+    const json = await runCli(['tools', '--json', '--workspace', dir]);
+    expect(json.code).toBe(0);
+    const { isolation } = JSON.parse(json.stdout) as { isolation: { mode: string; killsTree: boolean; limits: string } };
+    expect(['bubblewrap', 'pid-namespace', 'none']).toContain(isolation.mode);
+    expect(isolation.killsTree).toBe(isolation.mode !== 'none');
+    // CI installs bubblewrap and runs as root: there it must be the mode in force.
+    if (process.env.CI) expect(isolation.mode).toBe('bubblewrap');
+    const text = await runCli(['tools', '--workspace', dir]);
+    expect(text.stdout).toMatch(new RegExp(`^sandbox: ${isolation.mode} \\((process tree dies with the call|NOT tree-killing)`, 'm'));
+  });
 });
