@@ -1,5 +1,3 @@
-import { anthropic } from '@ai-sdk/anthropic';
-import { openai } from '@ai-sdk/openai';
 import { NoSuchToolError } from 'ai';
 import type { PrepareStepFunction, Tool, ToolCallRepairFunction, ToolSet } from 'ai';
 import { createActiveSet, namesInToolSearchOutput, TOOL_SEARCH_TOOL_NAME, toolNamesInHistory } from '@aibuddy/discovery';
@@ -7,6 +5,7 @@ import type { ActiveSet, DeferralDecision, HistoryMessage } from '@aibuddy/disco
 import { ToolError } from '@aibuddy/registry';
 import { chooseDeferPath } from './choose-defer-path.js';
 import type { DeferModelInfo, DeferPath, DeferPathOverride } from './choose-defer-path.js';
+import { anthropicSearchTool, openaiSearchTool } from './provider-tools.js';
 import { indexDeferredTools } from './tool-index.js';
 import type { ToolSearchEngine } from './tool-index.js';
 import { createToolSearchTool, DEFAULT_SEARCH_LIMIT, toolReferenceOutput } from './tool-search-tool.js';
@@ -251,11 +250,7 @@ export function createDeferredTools(options: CreateDeferredToolsOptions): Deferr
     for (const name of loadedNames) tools[name] = input[name]!;
     const kind = options.anthropicToolSearch ?? 'client';
     tools[toolSearchName] =
-      kind === 'bm25'
-        ? (anthropic.tools.toolSearchBm25_20251119() as Tool)
-        : kind === 'regex'
-          ? (anthropic.tools.toolSearchRegex_20251119() as Tool)
-          : makeToolSearch('tool-reference');
+      kind === 'bm25' || kind === 'regex' ? anthropicSearchTool(kind) : makeToolSearch('tool-reference');
     for (const name of deferredNames) tools[name] = withProviderOptions(input[name]!, { anthropic: { deferLoading: true } });
     activeTools = undefined;
     prepareStep = (args) => {
@@ -279,7 +274,7 @@ export function createDeferredTools(options: CreateDeferredToolsOptions): Deferr
         openai: { namespace: { name: server.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64), description }, ...(deferredSet.has(name) ? { deferLoading: true } : {}) },
       });
     }
-    tools[toolSearchName] = openai.tools.toolSearch() as Tool;
+    tools[toolSearchName] = openaiSearchTool();
     activeTools = undefined;
     prepareStep = (args) => {
       observeSteps(args.steps as never);

@@ -1,5 +1,4 @@
 import type {
-  DaytonaSandboxConfig,
   EditFileResult,
   ExecResult,
   GlobResult,
@@ -10,6 +9,22 @@ import type {
   WriteFileResult,
 } from '@aibuddy/sandbox';
 import { SandboxUnavailableError } from '@aibuddy/sandbox';
+
+/** Config of the Daytona backend (accepted today; this adapter is a placeholder). Owned by this adapter. */
+export interface DaytonaSandboxConfig {
+  /** Always `daytona`. */
+  type: 'daytona';
+  /** API key (for example from `DAYTONA_API_KEY`). */
+  apiKey?: string;
+  /** API URL. */
+  apiUrl?: string;
+  /** Target region. */
+  target?: string;
+  /** Snapshot or image to start from. */
+  snapshot?: string;
+  /** Workspace folder inside the remote sandbox. */
+  root?: string;
+}
 
 function unavailable<T>(operation: string): Promise<T> {
   // A rejected promise, never a synchronous throw: callers handle one failure path.

@@ -1,7 +1,5 @@
 export type {
-  DaytonaSandboxConfig,
   DirEntry,
-  E2BSandboxConfig,
   EditFileOptions,
   EditFileResult,
   EditSpec,
@@ -21,6 +19,7 @@ export type {
   OperationOptions,
   ReadFileOptions,
   ReadFileResult,
+  RemoteSandboxConfig,
   SandboxConfig,
   SandboxType,
   WriteFileOptions,
@@ -40,5 +39,5 @@ export {
   SandboxUnavailableError,
 } from './errors.js';
 export type { SandboxErrorClass, SandboxErrorCode } from './errors.js';
-export { AVAILABLE_SANDBOX_TYPES, createSandbox, registerNodeSandboxFactory } from './create-sandbox.js';
-export type { NodeSandboxFactory } from './create-sandbox.js';
+export { AVAILABLE_SANDBOX_TYPES, createSandbox } from './create-sandbox.js';
+export type { CreateSandboxOptions, NodeSandboxFactory, SandboxAdapters, SandboxFactory } from './create-sandbox.js';
