@@ -12,7 +12,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { SandboxError, SandboxNotAFileError, SandboxPathError, type ISandbox } from '@aibuddy/sandbox';
 import { atomicWrite } from './atomic-write.js';
 import { createNodeSandbox } from './node-sandbox.js';
-import { resolvePath } from './paths.js';
+import { locate, releaseLocated } from './resolve-at.js';
+import { RootHandle } from './root-handle.js';
 
 const SECRET = 'TOP-SECRET-0xC0FFEE';
 
@@ -172,9 +173,13 @@ describe('writeFile escapes', () => {
   });
 
   it('a symlink swapped in after the path check is replaced, never written through', async () => {
-    const target = await resolvePath({ given: ws, real: ws }, 'swap.txt');
+    const handle = new RootHandle(ws, ws);
+    const target = (await locate(handle.acquire(), 'swap.txt', { create: true, operation: 'writeFile' }))!;
     symlinkSync(join(outside, 'secret.txt'), join(ws, 'swap.txt')); // the race: link appears after the check
-    await atomicWrite({ given: ws, real: ws }, target, Buffer.from('mine'), undefined, undefined, 'writeFile');
+    await atomicWrite(target, Buffer.from('mine'), undefined, undefined, 'writeFile');
+    await releaseLocated(target);
+    handle.release();
+    handle.close();
     expect(lstatSync(join(ws, 'swap.txt')).isFile()).toBe(true);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe(`${SECRET}\n`);
   });

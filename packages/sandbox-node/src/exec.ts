@@ -70,6 +70,7 @@ export function runCommand(
   options: ExecOptions | undefined,
   settings: ExecSettings,
   running: Set<RunningCommand>,
+  spawnCwd: string = cwdReal,
 ): Promise<ExecResult> {
   const timeoutMs = options?.timeoutMs ?? settings.defaultTimeoutMs;
   if (!(timeoutMs > 0) || !Number.isFinite(timeoutMs)) {
@@ -92,7 +93,9 @@ export function runCommand(
   return new Promise<ExecResult>((resolvePromise, reject) => {
     let child: ChildProcess;
     try {
-      child = spawn(file, args, { cwd: cwdReal, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+      // spawnCwd may be /proc/self/fd/<held folder>: the child's chdir then goes through its own
+      // inherited copy of that descriptor (confine-fs), so no path swap can move it.
+      child = spawn(file, args, { cwd: spawnCwd, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     } catch (error) {
       reject(error);
       return;

@@ -1,9 +1,9 @@
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { GlobOptions, GlobResult } from '@aibuddy/sandbox';
-import { SandboxArgumentError, SandboxNotAFileError } from '@aibuddy/sandbox';
+import { SandboxArgumentError, SandboxNotFoundError } from '@aibuddy/sandbox';
+import { closeFd } from './fd-path.js';
 import { globToRegExp } from './glob-pattern.js';
-import { checkSpelling, relFromReal, resolvePath, type Root } from './paths.js';
+import { checkSpelling, lexicalParts, type Root } from './paths.js';
+import { openDirectory, type LocatedDir } from './resolve-at.js';
 import { walkFiles } from './walk.js';
 
 /** Default cap on glob matches. */
@@ -35,35 +35,45 @@ export async function globFiles(root: Root, pattern: string, options: GlobOption
   }
   const { prefix, rest } = literalPrefix(clean);
   clean = rest;
-  const base = await resolvePath(root, options?.path ?? '.');
-  // The prefix is resolved like any path, so `../x/*.ts` or a symlinked prefix is refused.
-  const start = prefix === '' ? base : await resolvePath(root, join(base.rel, prefix));
-  if (!start.exists) return { files: [], truncated: false };
-  if (!(await stat(start.real)).isDirectory()) {
-    throw new SandboxNotAFileError(`glob: "${start.rel}" is not a folder.`, { path: start.rel });
-  }
   const matcher = globToRegExp(clean);
+  const base = lexicalParts(root, options?.path ?? '.');
+  // The prefix is resolved like any path, so `../x/*.ts` or a symlinked prefix is refused.
+  const startPath = prefix === '' ? base.rel : base.rel === '.' ? prefix : `${base.rel}/${prefix}`;
+  let start: LocatedDir;
+  try {
+    start = await openDirectory(root, startPath, 'glob');
+  } catch (error) {
+    if (SandboxNotFoundError.isInstance(error) && !(error as Error).message.includes('not a directory')) return { files: [], truncated: false };
+    throw error;
+  }
   const files: string[] = [];
   let truncated = false;
-  const { stopped } = await walkFiles(
-    start.real,
-    {
-      skipHidden: false,
-      skipNodeModules: !pattern.includes('node_modules'),
-      deadline: Date.now() + limits.timeMs,
-      maxEntries: limits.maxEntries,
-      signal: options?.signal,
-    },
-    (entry) => {
-      if (!matcher.test(entry.rel)) return true;
-      if (files.length >= limit) {
-        truncated = true;
-        return false;
-      }
-      files.push(relFromReal(root, entry.abs));
-      return true;
-    },
-  );
+  const under = start.physical === '.' ? '' : `${start.physical}/`;
+  let stopped: boolean;
+  try {
+    ({ stopped } = await walkFiles(
+      start.fd,
+      {
+        skipHidden: false,
+        skipNodeModules: !pattern.includes('node_modules'),
+        deadline: Date.now() + limits.timeMs,
+        maxEntries: limits.maxEntries,
+        signal: options?.signal,
+        operation: 'glob',
+      },
+      (entry) => {
+        if (!matcher.test(entry.rel)) return true;
+        if (files.length >= limit) {
+          truncated = true;
+          return false;
+        }
+        files.push(under + entry.rel);
+        return true;
+      },
+    ));
+  } finally {
+    await closeFd(start.fd);
+  }
   files.sort();
   return { files, truncated: truncated || stopped };
 }

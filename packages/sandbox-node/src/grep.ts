@@ -1,11 +1,13 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { stat } from 'node:fs/promises';
-import { readFile } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import type { GrepMatch, GrepOptions, GrepResult } from '@aibuddy/sandbox';
 import { SandboxAbortedError, SandboxArgumentError, SandboxNotFoundError } from '@aibuddy/sandbox';
 import { globToRegExp } from './glob-pattern.js';
-import { checkSpelling, relFromReal, resolvePath, type Root } from './paths.js';
+import { closeFd, DIR_FLAGS, fdPath, openFd } from './fd-path.js';
+import { readRegularAt } from './open-regular.js';
+import { checkSpelling, lexicalParts, type Root } from './paths.js';
+import { locate, openDirectory, releaseLocated, type Located, type LocatedDir } from './resolve-at.js';
+import { confinedRipgrep, type ConfinedRipgrep } from './ripgrep-confined.js';
 import { BINARY_SNIFF_BYTES, MAX_LINE_CHARS } from './read-file.js';
 import { walkFiles } from './walk.js';
 
@@ -22,6 +24,8 @@ export interface GrepLimits {
   maxEntries: number;
   /** ripgrep binary, or false to force the JavaScript engine. */
   ripgrep: string | false;
+  /** bubblewrap binary that confines ripgrep; without a working one the JavaScript engine is used. */
+  bubblewrap: string;
 }
 
 let ripgrepProbe: Map<string, boolean> | undefined;
@@ -80,13 +84,43 @@ export async function grepFiles(root: Root, pattern: string, options: GrepOption
     throw new SandboxArgumentError('grep: context must be a whole number from 0 to 100.');
   }
   if (options?.glob !== undefined) checkSpelling(options.glob);
-  const target = await resolvePath(root, options?.path ?? '.');
-  if (!target.exists) throw new SandboxNotFoundError(`grep: "${target.rel}" does not exist in the workspace.`, { path: target.rel });
   const settings = { limit, context, ignoreCase: options?.ignoreCase === true, glob: options?.glob, signal: options?.signal };
-  if (limits.ripgrep !== false && ripgrepWorks(limits.ripgrep)) {
-    return grepWithRipgrep(root, limits.ripgrep, pattern, relFromReal(root, target.real), settings, limits.timeMs);
+  const target = await locateTarget(root, options?.path ?? '.');
+  try {
+    const rg = limits.ripgrep !== false && ripgrepWorks(limits.ripgrep) ? confinedRipgrep(limits.ripgrep, limits.bubblewrap, root.real) : undefined;
+    if (rg !== undefined && typeof rg !== 'string') {
+      return await grepWithRipgrep(root, rg, pattern, target.physical, settings, limits.timeMs);
+    }
+    return await grepWithJs(pattern, target, settings, limits);
+  } finally {
+    if (target.kind === 'dir') await closeFd(target.dir.fd);
+    else await releaseLocated(target.file);
   }
-  return grepWithJs(root, pattern, target.real, settings, limits);
+}
+
+type Target = { kind: 'dir'; dir: LocatedDir; physical: string } | { kind: 'file'; file: Located; physical: string };
+
+/** Opens the search folder (or locates the single file) relative to the held root. */
+async function locateTarget(root: Root, path: string): Promise<Target> {
+  if (lexicalParts(root, path).parts.length === 0) {
+    const dir = await openDirectory(root, path, 'grep');
+    return { kind: 'dir', dir, physical: dir.physical };
+  }
+  const located = await locate(root, path, { create: false, operation: 'grep' });
+  if (located?.stat === undefined) {
+    if (located) await releaseLocated(located);
+    throw new SandboxNotFoundError(`grep: "${located?.rel ?? path}" does not exist in the workspace.`, { path: located?.rel ?? path });
+  }
+  if (!located.stat.isDirectory()) return { kind: 'file', file: located, physical: located.physical };
+  try {
+    const fd = await openFd(fdPath(located.parentFd, located.name), DIR_FLAGS);
+    return { kind: 'dir', dir: { rel: located.rel, physical: located.physical, fd }, physical: located.physical };
+  } catch (error) {
+    // Swapped for a symlink or a file since the lstat: treat like a path that changed under us.
+    throw new SandboxNotFoundError(`grep: "${located.rel}" changed while it was being opened; try again.`, { path: located.rel, cause: error });
+  } finally {
+    await releaseLocated(located);
+  }
 }
 
 interface Settings {
@@ -97,7 +131,11 @@ interface Settings {
   signal: AbortSignal | undefined;
 }
 
-function grepWithRipgrep(root: Root, rg: string, pattern: string, rel: string, s: Settings, timeMs: number): Promise<GrepResult> {
+/**
+ * Runs ripgrep confined to the workspace (see `confinedRipgrep`): it walks by path strings, which
+ * a racing process could redirect on the host, so it runs where nothing outside exists.
+ */
+function grepWithRipgrep(root: Root, rg: ConfinedRipgrep, pattern: string, rel: string, s: Settings, timeMs: number): Promise<GrepResult> {
   const args = ['--no-config', '--null', '--line-number', '--with-filename', '--no-heading', '--color=never', '--no-messages'];
   args.push(`--max-columns=${MAX_LINE_CHARS}`, '--max-columns-preview');
   if (s.ignoreCase) args.push('--ignore-case');
@@ -106,7 +144,7 @@ function grepWithRipgrep(root: Root, rg: string, pattern: string, rel: string, s
   // The pattern always comes after `--`, so it can never be read as an option.
   args.push('--', pattern, rel);
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(rg, args, { cwd: root.real, stdio: ['ignore', 'pipe', 'pipe'], env: { PATH: process.env.PATH ?? '' } });
+    const child = spawn(rg.file, [...rg.prefix, ...args], { cwd: root.real, stdio: ['ignore', 'pipe', 'pipe'], env: rg.env, detached: true });
     const decoder = new StringDecoder('utf8');
     const matches: GrepMatch[] = [];
     let count = 0;
@@ -123,13 +161,22 @@ function grepWithRipgrep(root: Root, rg: string, pattern: string, rel: string, s
     };
     const stop = () => {
       child.stdout.destroy();
-      child.kill('SIGKILL');
+      try {
+        // bubblewrap and everything in its PID namespace: its own process group (detached).
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
     };
     const timer = setTimeout(() => {
       truncated = true;
       stop();
     }, timeMs);
-    const onAbort = () => stop();
+    const onAbort = () => {
+      stop();
+      // Settle now: the abort must not wait for the pipes to close.
+      finish(new SandboxAbortedError('grep was aborted.', { cause: s.signal?.reason }));
+    };
     s.signal?.addEventListener('abort', onAbort, { once: true });
     const handleLine = (raw: string) => {
       if (raw === '--') return flush();
@@ -188,7 +235,7 @@ function grepWithRipgrep(root: Root, rg: string, pattern: string, rel: string, s
   });
 }
 
-async function grepWithJs(root: Root, pattern: string, targetReal: string, s: Settings, limits: GrepLimits): Promise<GrepResult> {
+async function grepWithJs(pattern: string, target: Target, s: Settings, limits: GrepLimits): Promise<GrepResult> {
   let regex: RegExp;
   try {
     regex = new RegExp(pattern, s.ignoreCase ? 'iu' : 'u');
@@ -202,19 +249,15 @@ async function grepWithJs(root: Root, pattern: string, targetReal: string, s: Se
   const globRe = s.glob === undefined ? undefined : globToRegExp(s.glob);
   const matches: GrepMatch[] = [];
   let truncated = false;
-  const searchFile = async (abs: string, rel: string): Promise<boolean> => {
+  // The file's bytes come from a descriptor opened inside its held folder (the walk's, or the
+  // located parent's): never by a path string.
+  const searchFile = async (dirFd: number, name: string, rel: string, shown: string): Promise<boolean> => {
     if (globRe) {
       const subject = s.glob!.includes('/') ? rel : rel.slice(rel.lastIndexOf('/') + 1);
       if (!globRe.test(subject)) return true;
     }
-    let bytes: Buffer;
-    try {
-      const info = await stat(abs);
-      if (!info.isFile() || info.size > JS_GREP_MAX_FILE_BYTES) return true;
-      bytes = await readFile(abs);
-    } catch {
-      return true;
-    }
+    const bytes = await readRegularAt(dirFd, name, JS_GREP_MAX_FILE_BYTES);
+    if (bytes === undefined) return true;
     if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) return true;
     const lines = bytes.toString('utf8').split('\n');
     if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
@@ -238,19 +281,20 @@ async function grepWithJs(root: Root, pattern: string, targetReal: string, s: Se
         lastKept = j;
       }
     }
-    toMatches(relFromReal(root, abs), block, s.context, matches);
+    toMatches(shown, block, s.context, matches);
     return !truncated;
   };
   const deadline = Date.now() + limits.timeMs;
-  const info = await stat(targetReal);
-  if (info.isFile()) {
-    await searchFile(targetReal, relFromReal(root, targetReal));
+  if (target.kind === 'file') {
+    const { file } = target;
+    await searchFile(file.parentFd, file.name, file.physical, file.physical);
     return { matches: sortMatches(matches), truncated, engine: 'javascript' };
   }
+  const under = target.physical === '.' ? '' : `${target.physical}/`;
   const { stopped } = await walkFiles(
-    targetReal,
-    { skipHidden: true, skipNodeModules: true, deadline, maxEntries: limits.maxEntries, signal: s.signal },
-    (entry) => (Date.now() > deadline ? ((truncated = true), false) : searchFile(entry.abs, entry.rel)),
+    target.dir.fd,
+    { skipHidden: true, skipNodeModules: true, deadline, maxEntries: limits.maxEntries, signal: s.signal, operation: 'grep' },
+    (entry) => (Date.now() > deadline ? ((truncated = true), false) : searchFile(entry.dirFd, entry.name, entry.rel, under + entry.rel)),
   );
   return { matches: sortMatches(matches), truncated: truncated || stopped, engine: 'javascript' };
 }

@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type {
   EditFileOptions,
   EditFileResult,
@@ -19,7 +19,8 @@ import type {
   WriteFileOptions,
   WriteFileResult,
 } from '@aibuddy/sandbox';
-import { SandboxArgumentError, SandboxNotAFileError, SandboxNotFoundError } from '@aibuddy/sandbox';
+import { SandboxArgumentError, SandboxNotAFileError, SandboxNotFoundError, SandboxPathError } from '@aibuddy/sandbox';
+import { closeFd, fdPath } from './fd-path.js';
 import { throwIfAborted } from './abort.js';
 import { atomicWrite, existingRegular } from './atomic-write.js';
 import { applyEdit, editNotFound } from './edit-file.js';
@@ -27,10 +28,13 @@ import { runCommand, type ExecSettings, type RunningCommand } from './exec.js';
 import { toSandboxError } from './fs-errors.js';
 import { globFiles } from './glob.js';
 import { grepFiles } from './grep.js';
-import { listDir } from './ls.js';
+import { listDir, lsLimit } from './ls.js';
 import { openRegularFile } from './open-regular.js';
-import { resolvePath, type Root } from './paths.js';
-import { readFileWindow } from './read-file.js';
+import { lexicalParts, type Root } from './paths.js';
+import { readFileWindow, readWindowOptions } from './read-file.js';
+import { locate, openDirectory, releaseLocated } from './resolve-at.js';
+import { RootHandle } from './root-handle.js';
+import { refusedRoot } from './refused-roots.js';
 
 /** Host variables a command inherits by default: enough to find programs and speak UTF-8, no secrets. */
 export const DEFAULT_INHERIT_ENV: readonly string[] = [
@@ -79,7 +83,8 @@ export class NodeSandbox implements ISandbox {
   readonly type = 'node' as const;
   /** The real path of the workspace root. */
   readonly root: string;
-  private readonly rootInfo: Root;
+  private readonly rootInfo: { readonly given: string; readonly real: string };
+  private readonly rootHandle: RootHandle;
   private readonly exec_: ExecSettings;
   private readonly searchTimeoutMs: number;
   private readonly ripgrep: string | false;
@@ -89,9 +94,10 @@ export class NodeSandbox implements ISandbox {
    * Use `createNodeSandbox`, which checks the root first.
    * @internal
    */
-  constructor(rootInfo: Root, config: NodeSandboxConfig) {
+  constructor(rootInfo: { given: string; real: string }, config: NodeSandboxConfig) {
     this.rootInfo = rootInfo;
     this.root = rootInfo.real;
+    this.rootHandle = new RootHandle(rootInfo.given, rootInfo.real);
     const isolation = config.isolation ?? 'auto';
     if (isolation !== 'auto' && isolation !== 'off' && isolation !== 'required') {
       throw new SandboxArgumentError(`createNodeSandbox: isolation must be "auto", "off" or "required" (got ${JSON.stringify(isolation)}).`);
@@ -110,87 +116,120 @@ export class NodeSandbox implements ISandbox {
     this.ripgrep = config.ripgrepPath ?? 'rg';
   }
 
+  /** Runs one operation with the root descriptor held, mapping fs errors to sandbox errors. */
+  private async withRoot<T>(operation: string, path: string, run: (root: Root) => Promise<T>): Promise<T> {
+    let root: Root;
+    try {
+      root = this.rootHandle.acquire();
+    } catch (error) {
+      throw toSandboxError(error, path, operation);
+    }
+    try {
+      return await run(root);
+    } catch (error) {
+      throw toSandboxError(error, path, operation);
+    } finally {
+      this.rootHandle.release();
+    }
+  }
+
   /** Lists a folder. */
   async ls(path: string, options?: LsOptions): Promise<LsResult> {
     throwIfAborted(options?.signal, 'ls');
-    try {
-      return await listDir(await resolvePath(this.rootInfo, path), options);
-    } catch (error) {
-      throw toSandboxError(error, path, 'ls');
-    }
+    lsLimit(options);
+    return this.withRoot('ls', path, async (root) => {
+      const dir = await openDirectory(root, path, 'ls');
+      try {
+        return await listDir(dir, options);
+      } finally {
+        await closeFd(dir.fd);
+      }
+    });
   }
 
   /** Reads a window of lines (default the first 2,000), streaming. */
   async readFile(path: string, options?: ReadFileOptions): Promise<ReadFileResult> {
     throwIfAborted(options?.signal, 'readFile');
-    try {
-      const target = await resolvePath(this.rootInfo, path);
-      return await readFileWindow(target, options);
-    } catch (error) {
-      throw toSandboxError(error, path, 'readFile');
-    }
+    return this.withRoot('readFile', path, async (root) => {
+      readWindowOptions(options);
+      const target = await locate(root, path, { create: false, operation: 'readFile' });
+      if (target === undefined) throw new SandboxNotFoundError(`readFile: "${path}" does not exist in the workspace.`, { path });
+      try {
+        const { handle, stat } = await openRegularFile(target, 'readFile');
+        try {
+          return await readFileWindow(handle, stat, target.rel, options);
+        } finally {
+          await handle.close();
+        }
+      } finally {
+        await releaseLocated(target);
+      }
+    });
   }
 
   /** Writes a file atomically, creating parent folders. */
   async writeFile(path: string, content: string, options?: WriteFileOptions): Promise<WriteFileResult> {
     throwIfAborted(options?.signal, 'writeFile');
     if (typeof content !== 'string') throw new SandboxArgumentError('writeFile: content must be a string.', { path });
-    try {
-      const target = await resolvePath(this.rootInfo, path);
-      const data = Buffer.from(content, 'utf8');
-      if (data.length > MAX_WRITE_BYTES) {
-        throw new SandboxArgumentError(`writeFile: content is ${data.length} bytes, over the ${MAX_WRITE_BYTES}-byte limit.`, { path });
-      }
-      const previous = await existingRegular(target, 'writeFile');
-      return await atomicWrite(this.rootInfo, target, data, previous, options?.signal, 'writeFile');
-    } catch (error) {
-      throw toSandboxError(error, path, 'writeFile');
+    const data = Buffer.from(content, 'utf8');
+    if (data.length > MAX_WRITE_BYTES) {
+      throw new SandboxArgumentError(`writeFile: content is ${data.length} bytes, over the ${MAX_WRITE_BYTES}-byte limit.`, { path });
     }
+    return this.withRoot('writeFile', path, async (root) => {
+      const target = await locate(root, path, { create: true, operation: 'writeFile' });
+      if (target === undefined) throw new SandboxNotFoundError(`writeFile: a folder on the way to "${path}" disappeared while it was being created.`, { path });
+      try {
+        const previous = existingRegular(target, 'writeFile');
+        return await atomicWrite(target, data, previous, options?.signal, 'writeFile');
+      } finally {
+        await releaseLocated(target);
+      }
+    });
   }
 
   /** Replaces text exactly once (or everywhere with `replaceAll`), atomically. */
   async editFile(path: string, edit: EditSpec, options?: EditFileOptions): Promise<EditFileResult> {
     throwIfAborted(options?.signal, 'editFile');
-    try {
-      const target = await resolvePath(this.rootInfo, path);
-      if (!target.exists) editNotFound(target.rel);
-      const { handle, stat: before } = await openRegularFile(target.real, target.rel, 'editFile');
-      let bytes: Buffer;
+    return this.withRoot('editFile', path, async (root) => {
+      const target = await locate(root, path, { create: false, operation: 'editFile' });
+      if (target?.stat === undefined) editNotFound(target?.rel ?? lexicalParts(root, path).rel);
       try {
-        bytes = await handle.readFile();
+        // Read and replace through the same held parent folder: the edit lands where it was read.
+        const { handle, stat: before } = await openRegularFile(target, 'editFile');
+        let bytes: Buffer;
+        try {
+          bytes = await handle.readFile();
+        } finally {
+          await handle.close();
+        }
+        const { data, result } = applyEdit(target.rel, bytes, edit);
+        const written = await atomicWrite(target, data, before, options?.signal, 'editFile');
+        return { ...result, mtimeMs: written.mtimeMs };
       } finally {
-        await handle.close();
+        await releaseLocated(target);
       }
-      const { data, result } = applyEdit(target.rel, bytes, edit);
-      const written = await atomicWrite(this.rootInfo, target, data, before, options?.signal, 'editFile');
-      return { ...result, mtimeMs: written.mtimeMs };
-    } catch (error) {
-      throw toSandboxError(error, path, 'editFile');
-    }
+    });
   }
 
   /** Finds regular files by glob; symlinks are never followed. */
   async glob(pattern: string, options?: GlobOptions): Promise<GlobResult> {
     throwIfAborted(options?.signal, 'glob');
-    try {
-      return await globFiles(this.rootInfo, pattern, options, { timeMs: this.searchTimeoutMs, maxEntries: MAX_WALK_ENTRIES });
-    } catch (error) {
-      throw toSandboxError(error, options?.path ?? '.', 'glob');
-    }
+    return this.withRoot('glob', options?.path ?? '.', (root) =>
+      globFiles(root, pattern, options, { timeMs: this.searchTimeoutMs, maxEntries: MAX_WALK_ENTRIES }),
+    );
   }
 
   /** Searches contents with ripgrep (or the JavaScript engine), capped and time-bounded. */
   async grep(pattern: string, options?: GrepOptions): Promise<GrepResult> {
     throwIfAborted(options?.signal, 'grep');
-    try {
-      return await grepFiles(this.rootInfo, pattern, options, {
+    return this.withRoot('grep', options?.path ?? '.', (root) =>
+      grepFiles(root, pattern, options, {
         timeMs: this.searchTimeoutMs,
         maxEntries: MAX_WALK_ENTRIES,
         ripgrep: this.ripgrep,
-      });
-    } catch (error) {
-      throw toSandboxError(error, options?.path ?? '.', 'grep');
-    }
+        bubblewrap: this.exec_.bubblewrap,
+      }),
+    );
   }
 
   /** Runs `bash -c command` in the workspace; a non-zero exit is a result. */
@@ -199,20 +238,29 @@ export class NodeSandbox implements ISandbox {
     if (typeof command !== 'string' || command.trim() === '' || command.includes('\0')) {
       throw new SandboxArgumentError('exec: the command must be a non-empty string without null bytes.');
     }
-    const cwd = await resolvePath(this.rootInfo, options?.cwd ?? '.').catch((error: unknown) => {
-      throw toSandboxError(error, options?.cwd ?? '.', 'exec');
-    });
-    if (!cwd.exists) throw new SandboxNotFoundError(`exec: the working folder "${cwd.rel}" does not exist.`, { path: cwd.rel });
-    if (!(await stat(cwd.real)).isDirectory()) {
-      throw new SandboxNotAFileError(`exec: the working folder "${cwd.rel}" is not a folder.`, { path: cwd.rel });
+    const cwdPath = options?.cwd ?? '.';
+    // The working folder is opened handle-relative and held while the command starts. Unconfined,
+    // the child's chdir goes through its inherited copy of that descriptor (/proc/self/fd/<fd> in
+    // the child), so no swap of a folder on the way can move it. Under bubblewrap, --chdir takes a
+    // path inside the new mount namespace, where only the workspace is writable and its parent is
+    // an empty tmpfs: a link swapped in there leads to nothing the command could not see anyway.
+    const cwd = await this.withRoot('exec', cwdPath, (root) => openDirectory(root, cwdPath, 'exec'));
+    let running: Promise<ExecResult>;
+    try {
+      throwIfAborted(options?.signal, 'exec');
+      const cwdReal = cwd.physical === '.' ? this.root : join(this.root, cwd.physical);
+      running = runCommand(command, cwdReal, this.rootInfo.real, options, this.exec_, this.running, fdPath(cwd.fd));
+    } finally {
+      // runCommand spawns synchronously: the child has done its chdir by now.
+      await closeFd(cwd.fd);
     }
-    throwIfAborted(options?.signal, 'exec');
-    return runCommand(command, cwd.real, this.rootInfo.real, options, this.exec_, this.running);
+    return running;
   }
 
-  /** Ends every running command (SIGTERM, then SIGKILL after the grace). */
+  /** Ends every running command (SIGTERM, then SIGKILL after the grace) and gives back the root descriptor. */
   async close(): Promise<void> {
     await Promise.all([...this.running].map((r) => r.terminate()));
+    this.rootHandle.close();
   }
 }
 
@@ -236,6 +284,14 @@ export async function createNodeSandbox(config: NodeSandboxConfig): Promise<Node
   }
   if (!(await stat(real)).isDirectory()) {
     throw new SandboxNotAFileError(`createNodeSandbox: the workspace root "${config.root}" is not a folder.`, { path: config.root });
+  }
+  const refused = refusedRoot(given, real);
+  if (refused !== undefined) {
+    throw new SandboxPathError(
+      `createNodeSandbox: the workspace root "${config.root}" is refused: ${refused}. Every file of the workspace is open to the model ` +
+        'and its commands; use a project folder (for example a new folder under your home folder or /tmp) as the workspace.',
+      { path: config.root },
+    );
   }
   return new NodeSandbox({ given, real }, config);
 }

@@ -1,7 +1,8 @@
-import { constants } from 'node:fs';
-import { lstat, open, type FileHandle } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
 import { SandboxNotAFileError, SandboxNotFoundError, SandboxPathError } from '@aibuddy/sandbox';
+import { fdPath, READ_FLAGS } from './fd-path.js';
+import type { Located } from './resolve-at.js';
 
 /** Names the kind of a non-regular file for error messages. */
 export function kindOf(stat: Stats): string {
@@ -15,30 +16,30 @@ export function kindOf(stat: Stats): string {
 }
 
 /**
- * Opens an already resolved real path for reading, refusing anything but a regular file. The
- * type is checked with `lstat` before opening (opening a FIFO or a device can block or have side
- * effects), and the open uses O_NOFOLLOW | O_NONBLOCK so a symlink or FIFO swapped in after the
- * check fails instead of being followed or blocking; `fstat` then confirms the same inode.
+ * Opens a located file for reading, inside its held parent folder, refusing anything but a regular
+ * file. The type was checked with `lstat` in the same held folder (opening a FIFO or a device can
+ * block or have side effects); the open uses O_NOFOLLOW | O_NONBLOCK so a symlink or FIFO swapped
+ * in after the check fails instead of being followed or blocking; `fstat` then confirms the same
+ * inode. The caller reads from the returned handle only.
  */
-export async function openRegularFile(real: string, rel: string, operation: string): Promise<{ handle: FileHandle; stat: Stats }> {
-  let before: Stats;
-  try {
-    before = await lstat(real);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-      throw new SandboxNotFoundError(`${operation}: "${rel}" does not exist in the workspace.`, { path: rel, cause: error });
-    }
-    throw error;
+export async function openRegularFile(located: Located, operation: string): Promise<{ handle: FileHandle; stat: Stats }> {
+  const { rel, stat: before } = located;
+  if (before === undefined) {
+    throw new SandboxNotFoundError(`${operation}: "${rel}" does not exist in the workspace.`, { path: rel });
   }
   if (!before.isFile()) {
     throw new SandboxNotAFileError(`${operation}: "${rel}" is ${kindOf(before)}, not a regular file.`, { path: rel });
   }
   let handle: FileHandle;
   try {
-    handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    handle = await open(fdPath(located.parentFd, located.name), READ_FLAGS);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ELOOP') {
+    const c = (error as NodeJS.ErrnoException).code;
+    if (c === 'ELOOP') {
       throw new SandboxPathError(`${operation}: "${rel}" became a symlink after it was checked; refused.`, { path: rel });
+    }
+    if (c === 'ENOENT') {
+      throw new SandboxNotFoundError(`${operation}: "${rel}" disappeared while it was being opened.`, { path: rel, cause: error });
     }
     throw error;
   }
@@ -48,4 +49,26 @@ export async function openRegularFile(real: string, rel: string, operation: stri
     throw new SandboxNotAFileError(`${operation}: "${rel}" changed while it was being opened; refused.`, { path: rel });
   }
   return { handle, stat };
+}
+
+/**
+ * Reads a whole regular file named by a walk (the folder held by `dirFd`), or returns undefined
+ * when it is not a regular file, is larger than `maxBytes`, or is gone. Used by the JavaScript grep.
+ */
+export async function readRegularAt(dirFd: number, name: string, maxBytes: number): Promise<Buffer | undefined> {
+  let handle: FileHandle;
+  try {
+    handle = await open(fdPath(dirFd, name), READ_FLAGS);
+  } catch {
+    return undefined; // vanished, or swapped for a symlink (ELOOP): never followed
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile() || stat.size > maxBytes) return undefined;
+    return await handle.readFile();
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
 }

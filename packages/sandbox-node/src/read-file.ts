@@ -1,7 +1,7 @@
 import type { ReadFileOptions, ReadFileResult } from '@aibuddy/sandbox';
 import { SandboxAbortedError, SandboxArgumentError, SandboxBinaryFileError } from '@aibuddy/sandbox';
-import { openRegularFile } from './open-regular.js';
-import type { ResolvedPath } from './paths.js';
+import type { Stats } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
 
 /** Default number of lines in a window. */
 export const DEFAULT_READ_LIMIT = 2000;
@@ -36,16 +36,20 @@ export function readWindowOptions(options: ReadFileOptions | undefined): { offse
  * Reads a window of lines by streaming fixed-size chunks: lines before the window are only
  * counted, lines in it are kept (each cut to MAX_LINE_BYTES), and reading stops as soon as the
  * window is full and one more byte proves the file goes on. Memory is bounded by the window, not
- * by the file.
+ * by the file. It reads only from `handle`, an already opened regular file (`stat` is its
+ * `fstat`), so what was checked is what is read; the caller closes the handle. The signal is
+ * checked before every chunk.
  */
 export async function readFileWindow(
-  target: ResolvedPath,
+  handle: FileHandle,
+  stat: Stats,
+  rel: string,
   options: ReadFileOptions | undefined,
 ): Promise<ReadFileResult> {
   const { offset, limit } = readWindowOptions(options);
   const signal = options?.signal;
-  const { handle, stat } = await openRegularFile(target.real, target.rel, 'readFile');
-  try {
+  const target = { rel };
+  {
     const buf = Buffer.allocUnsafe(CHUNK_BYTES);
     const lastLine = offset + limit - 1;
     const lines: string[] = [];
@@ -152,7 +156,5 @@ export async function readFileWindow(
       mtimeMs: stat.mtimeMs,
       lineEnding: lineEnding ?? '\n',
     };
-  } finally {
-    await handle.close();
   }
 }

@@ -1,11 +1,13 @@
 import { opendir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { SandboxAbortedError } from '@aibuddy/sandbox';
+import { closeFd, DIR_FLAGS, fdPath, openFd } from './fd-path.js';
 
-/** One regular file met by the walk. */
+/** One regular file met by the walk, named inside its held folder. */
 export interface WalkEntry {
-  /** Absolute real path. */
-  abs: string;
+  /** Descriptor of the folder holding the file; valid only during `visit`. */
+  dirFd: number;
+  /** The file's name in that folder. */
+  name: string;
   /** `/`-separated path relative to the walk's start. */
   rel: string;
 }
@@ -24,52 +26,106 @@ export interface WalkOptions {
   /** Stop after visiting this many entries. */
   maxEntries: number;
   signal: AbortSignal | undefined;
+  /** The operation, for the abort message. */
+  operation?: string;
+}
+
+interface Frame {
+  fd: number;
+  owned: boolean;
+  rel: string;
+  subdirs: string[];
+  next: number;
+}
+
+class Stop {
+  constructor(readonly stopped: boolean) {}
 }
 
 /**
- * Walks regular files depth-first in name order, never following a symlink (symlinked files and
- * folders are skipped, so a link can never lead the walk out of the root), never opening FIFOs
- * or devices. `visit` returns false to stop early.
+ * Walks regular files depth-first in name order with held descriptors: each folder is opened
+ * with O_DIRECTORY | O_NOFOLLOW relative to its held parent and listed through its own
+ * descriptor, so a folder swapped for a symlink is never entered and a rename above cannot
+ * redirect the walk. Symlinks, FIFOs and devices are not visited. At most one descriptor per
+ * level is open. The signal and the deadline are checked per entry. `visit` returns false to
+ * stop early. The start descriptor stays the caller's.
  */
 export async function walkFiles(
-  start: string,
+  startFd: number,
   options: WalkOptions,
   visit: (entry: WalkEntry) => boolean | Promise<boolean>,
 ): Promise<{ stopped: boolean }> {
   let visited = 0;
-  const stack: { abs: string; rel: string }[] = [{ abs: start, rel: '' }];
-  while (stack.length > 0) {
-    const dir = stack.pop()!;
-    if (options.signal?.aborted) throw new SandboxAbortedError('The search was aborted.', { cause: options.signal.reason });
-    if (Date.now() > options.deadline) return { stopped: true };
-    let names: { name: string; kind: 'file' | 'dir' }[] = [];
+  const frames: Frame[] = [];
+  const check = () => {
+    if (options.signal?.aborted) {
+      throw new SandboxAbortedError(`${options.operation ?? 'The search'} was aborted.`, { cause: options.signal.reason });
+    }
+    if (Date.now() > options.deadline) throw new Stop(true);
+  };
+  const enter = async (frame: Frame) => {
+    const files: string[] = [];
     try {
-      const handle = await opendir(dir.abs);
-      for await (const d of handle) {
-        if (d.isDirectory()) names.push({ name: d.name, kind: 'dir' });
-        else if (d.isFile()) names.push({ name: d.name, kind: 'file' });
-        // symlinks, FIFOs, sockets and devices are not followed or read
+      const dir = await opendir(fdPath(frame.fd), { bufferSize: 256 });
+      try {
+        for (let d = await dir.read(); d !== null; d = await dir.read()) {
+          check();
+          if (d.isDirectory()) frame.subdirs.push(d.name);
+          else if (d.isFile()) files.push(d.name);
+          // symlinks, FIFOs, sockets and devices are not followed or read
+        }
+      } finally {
+        await dir.close().catch(() => undefined);
       }
-    } catch {
-      continue; // unreadable or vanished folder
+    } catch (error) {
+      if (SandboxAbortedError.isInstance(error) || error instanceof Stop) throw error;
+      return; // unreadable or vanished folder
     }
-    names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const subdirs: { abs: string; rel: string }[] = [];
-    for (const entry of names) {
-      if (++visited > options.maxEntries) return { stopped: true };
-      if (options.skipHidden && entry.name.startsWith('.')) continue;
-      const rel = dir.rel === '' ? entry.name : `${dir.rel}/${entry.name}`;
-      const abs = join(dir.abs, entry.name);
-      if (entry.kind === 'dir') {
-        if (ALWAYS_SKIPPED.has(entry.name)) continue;
-        if (options.skipNodeModules && entry.name === 'node_modules') continue;
-        subdirs.push({ abs, rel });
-      } else if (!(await visit({ abs, rel }))) {
-        return { stopped: false };
+    const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+    files.sort(byName);
+    frame.subdirs.sort(byName);
+    for (const name of files) {
+      check();
+      if (++visited > options.maxEntries) throw new Stop(true);
+      if (options.skipHidden && name.startsWith('.')) continue;
+      if (!(await visit({ dirFd: frame.fd, name, rel: frame.rel === '' ? name : `${frame.rel}/${name}` }))) throw new Stop(false);
+    }
+    frame.subdirs = frame.subdirs.filter((name) => {
+      if (options.skipHidden && name.startsWith('.')) return false;
+      if (ALWAYS_SKIPPED.has(name)) return false;
+      return !(options.skipNodeModules && name === 'node_modules');
+    });
+    visited += frame.subdirs.length;
+  };
+  try {
+    const top: Frame = { fd: startFd, owned: false, rel: '', subdirs: [], next: 0 };
+    frames.push(top);
+    await enter(top);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1]!;
+      if (frame.next >= frame.subdirs.length) {
+        frames.pop();
+        if (frame.owned) await closeFd(frame.fd);
+        continue;
       }
+      const name = frame.subdirs[frame.next++]!;
+      check();
+      if (visited > options.maxEntries) throw new Stop(true);
+      let fd: number;
+      try {
+        fd = await openFd(fdPath(frame.fd, name), DIR_FLAGS);
+      } catch {
+        continue; // vanished, or swapped for a symlink (ENOTDIR/ELOOP): never entered
+      }
+      const child: Frame = { fd, owned: true, rel: frame.rel === '' ? name : `${frame.rel}/${name}`, subdirs: [], next: 0 };
+      frames.push(child);
+      await enter(child);
     }
-    // Push in reverse so folders are visited in name order.
-    for (let k = subdirs.length - 1; k >= 0; k--) stack.push(subdirs[k]!);
+    return { stopped: false };
+  } catch (error) {
+    if (error instanceof Stop) return { stopped: error.stopped };
+    throw error;
+  } finally {
+    for (const frame of frames) if (frame.owned) await closeFd(frame.fd);
   }
-  return { stopped: false };
 }
