@@ -25,7 +25,9 @@ async function exit(code: number): Promise<never> {
 main(process.argv.slice(2)).then(
   (code) => exit(code),
   (error: unknown) => {
-    process.stderr.write(`aibuddy: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `aibuddy: unexpected failure: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     return exit(1);
   },
 );

@@ -186,7 +186,7 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
       if (setup.model.demo) {
         out(
           `\nThe full output of the long command is kept on disk. Page through it with:\n` +
-            `  node apps/agent/dist/cli.js view-call demo-run --task-id ${result.taskId} --data-dir ${result.dataDir}\n` +
+            `  aibuddy view-call demo-run --task-id ${result.taskId} --data-dir ${result.dataDir}\n` +
             `Workspace left for you to look at: ${result.workspace}\n`,
         );
       }

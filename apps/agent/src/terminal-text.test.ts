@@ -16,13 +16,13 @@ describe('escapeControl', () => {
 
 describe('plural', () => {
   it('uses the singular for exactly one', () => {
-    expect([plural(0, 'file'), plural(1, 'file'), plural(2, 'file'), plural(1, 'entry', 'entries'), plural(3, 'entry', 'entries')]).toEqual([
-      '0 files',
-      '1 file',
-      '2 files',
-      '1 entry',
-      '3 entries',
-    ]);
+    expect([
+      plural(0, 'file'),
+      plural(1, 'file'),
+      plural(2, 'file'),
+      plural(1, 'entry', 'entries'),
+      plural(3, 'entry', 'entries'),
+    ]).toEqual(['0 files', '1 file', '2 files', '1 entry', '3 entries']);
   });
 });
 

@@ -31,10 +31,24 @@ describe('the CLI through a real pipe', { timeout: 120_000 }, () => {
     // 3,000 lines of 40 characters: 120,000 bytes, well past a 64 KiB pipe buffer.
     const command = `node -e "for (let i = 1; i <= 3000; i++) console.log('row ' + String(i).padStart(5, '0') + ' ' + 'x'.repeat(29))"`;
     const model = replay(dir, [{ toolCalls: [{ toolName: 'execute', input: { command }, id: 'big' }] }, { text: 'seen' }]);
-    const run = await runCli(['run', 'print a lot', '--model', model, '--workspace', workspace, '--task-id', 'pipe', '--data-dir', dataDir]);
+    const run = await runCli([
+      'run',
+      'print a lot',
+      '--model',
+      model,
+      '--workspace',
+      workspace,
+      '--task-id',
+      'pipe',
+      '--data-dir',
+      dataDir,
+    ]);
     expect(run.code, run.stderr).toBe(0);
     // The reader starts late, so the writer fills the pipe and must wait for it before exiting.
-    const r = await shell(`"${process.execPath}" "${CLI}" view-call big --task-id pipe --data-dir "${dataDir}" | (sleep 1; wc -c)`, cleanEnv());
+    const r = await shell(
+      `"${process.execPath}" "${CLI}" view-call big --task-id pipe --data-dir "${dataDir}" | (sleep 1; wc -c)`,
+      cleanEnv(),
+    );
     expect(r.stderr).toBe('');
     expect(Number(r.stdout.trim())).toBe(120_000);
   });
@@ -79,7 +93,11 @@ describe('--workspace is checked before anything runs', { timeout: 60_000 }, () 
       return;
     }
     const r = asRoot
-      ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...args], { env: cleanEnv({ HOME: tmpdir() }), cwd: tmpdir(), encoding: 'utf8' })
+      ? spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, ...args], {
+          env: cleanEnv({ HOME: tmpdir() }),
+          cwd: tmpdir(),
+          encoding: 'utf8',
+        })
       : spawnSync(process.execPath, args, { env: cleanEnv(), cwd: tmpdir(), encoding: 'utf8' });
     chmodSync(ws, 0o755);
     expect(r.stderr).toMatch(/not readable by this user/);
@@ -106,7 +124,10 @@ describe('messages', { timeout: 120_000 }, () => {
   it('SIGTERM is reported as SIGTERM, not SIGINT', async () => {
     const dir = tempDir();
     const workspace = workspaceIn(dir);
-    const model = replay(dir, [{ toolCalls: [{ toolName: 'execute', input: { command: 'echo started; sleep 30' }, id: 'slow' }] }, { text: 'x' }]);
+    const model = replay(dir, [
+      { toolCalls: [{ toolName: 'execute', input: { command: 'echo started; sleep 30' }, id: 'slow' }] },
+      { text: 'x' },
+    ]);
     const run = startCli(['run', 'wait', '--model', model, '--workspace', workspace]);
     await waitFor(() => run.output().stdout.includes('│ started'), 20_000, 'the command to start');
     run.child.kill('SIGTERM');
