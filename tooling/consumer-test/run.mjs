@@ -117,7 +117,7 @@ for (const p of packages) {
   const readme = join(p.dir, 'README.md');
   if (!existsSync(readme)) continue;
   const text = readFileSync(readme, 'utf8');
-  const fence = /^```(ts|js)([^\n]*)\n([\s\S]*?)^```$/gm;
+  const fence = /^```(ts|js)(?![\w-])([^\n]*)\n([\s\S]*?)^```$/gm;
   let m;
   let n = 0;
   while ((m = fence.exec(text))) {
