@@ -52,31 +52,38 @@ export class DaytonaSandbox implements ISandbox {
   }
 
   /** Rejects with `SandboxUnavailableError`. */
-  ls(): Promise<LsResult> {
+  // The parameters are the interface's, so calls type-check exactly as against any adapter.
+  ls(..._args: Parameters<ISandbox['ls']>): Promise<LsResult> {
     return unavailable('ls');
   }
   /** Rejects with `SandboxUnavailableError`. */
-  readFile(): Promise<ReadFileResult> {
+  // The parameters are the interface's, so calls type-check exactly as against any adapter.
+  readFile(..._args: Parameters<ISandbox['readFile']>): Promise<ReadFileResult> {
     return unavailable('readFile');
   }
   /** Rejects with `SandboxUnavailableError`. */
-  writeFile(): Promise<WriteFileResult> {
+  // The parameters are the interface's, so calls type-check exactly as against any adapter.
+  writeFile(..._args: Parameters<ISandbox['writeFile']>): Promise<WriteFileResult> {
     return unavailable('writeFile');
   }
   /** Rejects with `SandboxUnavailableError`. */
-  editFile(): Promise<EditFileResult> {
+  // The parameters are the interface's, so calls type-check exactly as against any adapter.
+  editFile(..._args: Parameters<ISandbox['editFile']>): Promise<EditFileResult> {
     return unavailable('editFile');
   }
   /** Rejects with `SandboxUnavailableError`. */
-  glob(): Promise<GlobResult> {
+  // The parameters are the interface's, so calls type-check exactly as against any adapter.
+  glob(..._args: Parameters<ISandbox['glob']>): Promise<GlobResult> {
     return unavailable('glob');
   }
   /** Rejects with `SandboxUnavailableError`. */
-  grep(): Promise<GrepResult> {
+  // The parameters are the interface's, so calls type-check exactly as against any adapter.
+  grep(..._args: Parameters<ISandbox['grep']>): Promise<GrepResult> {
     return unavailable('grep');
   }
   /** Rejects with `SandboxUnavailableError`. */
-  exec(): Promise<ExecResult> {
+  // The parameters are the interface's, so calls type-check exactly as against any adapter.
+  exec(..._args: Parameters<ISandbox['exec']>): Promise<ExecResult> {
     return unavailable('exec');
   }
   /** Nothing to release. */
