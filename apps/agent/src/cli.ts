@@ -21,6 +21,11 @@ async function exit(code: number): Promise<never> {
   process.exit(code);
 }
 
+// `pnpm aibuddy …` from a checkout runs this file with the repository root as the current folder;
+// pnpm and npm pass the caller's folder as INIT_CWD. Work there, so the current folder is the
+// workspace and relative paths mean what the caller typed.
+if (process.env.npm_lifecycle_event === 'aibuddy' && process.env.INIT_CWD) process.chdir(process.env.INIT_CWD);
+
 // The entry point only starts `main`; everything else is importable and testable.
 main(process.argv.slice(2)).then(
   (code) => exit(code),
