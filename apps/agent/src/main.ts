@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants as fsConstants, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { RegistryConsistencyError, ToolError } from '@aibuddy/registry';
+import { SandboxPathError } from '@aibuddy/sandbox';
 import { parseCommandLine, USAGE } from './args.js';
 import type { CompositionArgs, ParsedCommand } from './args.js';
 import type { ComposedAgent, ToolsReport } from './compose.js';
@@ -17,6 +18,7 @@ import type { EventLog } from './events.js';
 import { createRenderer } from './renderer.js';
 import { resolveDataDir } from './data-dir.js';
 import { tasksCommand } from './tasks-command.js';
+import { cliMessage, plural } from './terminal-text.js';
 import { viewCall } from './view-call.js';
 
 /** Exit codes of the CLI. */
@@ -40,6 +42,34 @@ function newTaskId(): string {
   return `task-${stamp}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
+/**
+ * A `--workspace` must be an existing folder this process can list and enter: a mistyped path is
+ * never created silently, and an unreadable one is refused before the run rather than failing every tool.
+ */
+function checkWorkspace(path: string, given: string): string {
+  let isDir: boolean;
+  try {
+    isDir = statSync(path).isDirectory();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new ArgumentError(
+      code === 'ENOENT'
+        ? `--workspace ${given}: no such folder (${path}). Create it first (mkdir -p "${path}") or check the spelling.`
+        : `--workspace ${given}: cannot look at ${path} (${code ?? (error as Error).message}). Pass a folder you can read.`,
+    );
+  }
+  if (!isDir) throw new ArgumentError(`--workspace ${given}: ${path} is not a folder. Pass the project folder.`);
+  try {
+    accessSync(path, fsConstants.R_OK | fsConstants.X_OK);
+    readdirSync(path);
+  } catch (error) {
+    throw new ArgumentError(
+      `--workspace ${given}: the folder ${path} is not readable by this user (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Fix its permissions or pass another folder.`,
+    );
+  }
+  return path;
+}
+
 interface Setup {
   model: ModelInfo;
   workspace: string;
@@ -56,7 +86,7 @@ async function setUp(options: CompositionArgs, env: Record<string, string | unde
   const model = createModel(spec, { ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}), env, demoScript: demoScript() });
   let workspace: string;
   let temporaryWorkspace = false;
-  if (options.workspace) workspace = resolve(options.workspace);
+  if (options.workspace) workspace = checkWorkspace(resolve(options.workspace), options.workspace);
   else if (model.demo) {
     // The demo never touches the current folder: it works in a fresh temporary one.
     workspace = mkdtempSync(join(tmpdir(), 'aibuddy-demo-'));
@@ -143,11 +173,11 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
 
   const controller = new AbortController();
   let interrupts = 0;
-  const onSigint = () => {
+  const onSigint = (signal: NodeJS.Signals) => {
     interrupts++;
     if (interrupts === 1) {
-      io.stderr.write('\naibuddy: stopping (Ctrl-C again to quit at once)…\n');
-      controller.abort(new Error('stopped by the user (SIGINT)'));
+      io.stderr.write(`\naibuddy: stopping on ${signal} (${signal === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again to quit at once)…\n`);
+      controller.abort(new Error(`stopped by ${signal === 'SIGINT' ? 'the user (SIGINT)' : signal}`));
     } else {
       process.exit(EXIT_CODES.interrupted);
     }
@@ -188,27 +218,27 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
       signal: controller.signal,
       ...(heartbeatIntervalMs !== undefined ? { heartbeatIntervalMs } : {}),
       onEvent: (event) => log?.write(event),
-      onWarning: (message) => io.stderr.write(`aibuddy: ${message}\n`),
+      onWarning: (message) => io.stderr.write(`${cliMessage(message)}\n`),
       onComposed: (agent: ComposedAgent) => {
         out(`tools:     ${agent.report.direct.map((t) => t.name).join(', ')}\n`);
-        if (agent.report.deferred.length > 0) out(`deferred:  ${agent.report.deferred.length} tools behind tool_search (${agent.report.deferPath})\n`);
+        if (agent.report.deferred.length > 0) out(`deferred:  ${plural(agent.report.deferred.length, 'tool')} behind tool_search (${agent.report.deferPath})\n`);
         out(`data dir:  ${agent.dataDir}\n`);
         out(`sandbox:   ${isolationLine(agent.report)}\n\n`);
       },
     });
     renderer.close();
     if (result.status === 'completed') {
-      out(`\n✔ done in ${result.steps} model calls.\n`);
+      out(`\n✔ done in ${plural(result.steps, 'model call')}.\n`);
       if (setup.model.demo) {
         out(
           `\nThe full output of the long command is kept on disk. Page through it with:\n` +
-            `  node apps/agent/dist/cli.js view-call demo-run --task-id ${result.taskId} --data-dir ${result.dataDir}\n` +
+            `  aibuddy view-call demo-run --task-id ${result.taskId} --data-dir ${result.dataDir}\n` +
             `Workspace left for you to look at: ${result.workspace}\n`,
         );
       }
       return EXIT_CODES.ok;
     }
-    io.stderr.write(`\naibuddy: run ${result.status}: ${result.error?.message ?? 'unknown error'}\n`);
+    io.stderr.write(`\n${cliMessage(`aibuddy run ${result.status}: ${result.error?.message ?? 'unknown error'}`)}\n`);
     // Only a person's stop is an interruption; a chunk timeout is a failure of the run.
     return result.status === 'aborted' && controller.signal.aborted ? EXIT_CODES.interrupted : EXIT_CODES.failed;
   } finally {
@@ -242,7 +272,7 @@ async function toolsCommand(parsed: Extract<ParsedCommand, { command: 'tools' }>
     const report = agent.report;
     if (parsed.json) io.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     else printToolsText(report, (s) => io.stdout.write(s));
-    for (const w of warnings) io.stderr.write(`aibuddy: ${w}\n`);
+    for (const w of warnings) io.stderr.write(`${cliMessage(w)}\n`);
     return EXIT_CODES.ok;
   } finally {
     await agent?.close();
@@ -276,12 +306,18 @@ export async function main(argv: readonly string[], io: CliIO = { stdout: proces
     }
   } catch (error) {
     if (ArgumentError.isInstance(error)) {
-      io.stderr.write(`aibuddy: ${error.message}\nRun "aibuddy --help" for the options.\n`);
+      io.stderr.write(`${cliMessage(error.message)}\nRun "aibuddy --help" for the options.\n`);
+      return EXIT_CODES.usage;
+    }
+    if (SandboxPathError.isInstance(error) || (AgentStartupError.isInstance(error) && SandboxPathError.isInstance(error.cause))) {
+      // A refused workspace root (/, the home folder, a system folder): a bad argument, not a failed run.
+      const reason = SandboxPathError.isInstance(error) ? error.message : (error.cause as Error).message;
+      io.stderr.write(`${cliMessage(`--workspace refused: ${reason}`)}\nPass a project folder (not /, your home folder or a system folder).\n`);
       return EXIT_CODES.usage;
     }
     if (AgentStartupError.isInstance(error) || RegistryConsistencyError.isInstance(error) || ToolError.isInstance(error)) {
       // Stage-attributed start-up failures (an invalid MCP config, a registry mismatch): the message names the fix.
-      io.stderr.write(`aibuddy: ${error.message}\n`);
+      io.stderr.write(`${cliMessage(error.message)}\n`);
       return EXIT_CODES.failed;
     }
     throw error;

@@ -40,4 +40,36 @@ describe('createRenderer', () => {
     r.close();
     expect(c.text()).toMatch(/… execute still running \(\d+ s\)/);
   });
+
+  it('prints model- and tool-derived text with control characters escaped, never raw', () => {
+    const c = capture();
+    const r = createRenderer({ out: c.out, elapsedEveryMs: 0 });
+    const esc = '\u001b[2K\u001b[1A';
+    r.text(`model says ${esc}hi`);
+    r.event({ type: 'tool-call', toolCallId: `c${esc}`, toolName: 'execute', input: { command: `printf '${esc}'` } });
+    r.event({ type: 'tool-output', toolCallId: `c${esc}`, stream: 'stdout', chunk: `line\r${esc}overwritten\n` });
+    r.event({ type: 'confirm-request', toolCallId: 'c2', toolName: 'execute', target: `rm${esc}`, scope: 'workspace', impact: `deletes${esc}` } as never);
+    r.event({
+      type: 'tool-result', toolCallId: `c${esc}`, toolName: 'execute', client: {}, model: { type: 'text', value: `out${esc}` },
+      error: { stage: 'execution', message: `[execution] execute: execute: failed${esc}..` }, durationMs: 1,
+    });
+    r.close();
+    const text = c.text();
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(text).toContain('model says \\x1b[2K\\x1b[1Ahi');
+    expect(text).toContain('│ line\\r\\x1b[2K');
+    expect(text).toContain('target: rm\\x1b[2K');
+    expect(text).toContain('[execution] execute: failed\\x1b[2K\\x1b[1A.');
+    expect(text).not.toContain('execute: execute:');
+  });
+
+  it('says "1 more line", not "1 more lines"', () => {
+    const c = capture();
+    const r = createRenderer({ out: c.out, liveOutputLines: 1, elapsedEveryMs: 0 });
+    r.event({ type: 'tool-call', toolCallId: 'c1', toolName: 'execute', input: {} });
+    r.event({ type: 'tool-output', toolCallId: 'c1', stream: 'stdout', chunk: '1\n2\n' });
+    r.event({ type: 'tool-result', toolCallId: 'c1', toolName: 'execute', client: { exitCode: 0, stdout: 'x' }, model: { type: 'text', value: 'ok' }, durationMs: 1 } as never);
+    r.close();
+    expect(c.text()).toContain('… 1 more line not shown');
+  });
 });

@@ -1,5 +1,6 @@
 import type { ModelOutput } from '@aibuddy/registry';
 import type { AgentEvent } from './events.js';
+import { escapeControl, escapeControlLine, plural, tidyMessage } from './terminal-text.js';
 
 /** Where the renderer writes. */
 export interface RendererOutput {
@@ -47,7 +48,7 @@ function preview(value: unknown, max = MAX_INPUT_PREVIEW): string {
   } catch {
     text = String(value);
   }
-  text = (text ?? '').replace(/\s+/g, ' ');
+  text = escapeControlLine((text ?? '').replace(/[ \t\n]+/g, ' '));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -63,7 +64,7 @@ function clientSummary(client: unknown): string {
   for (const key of ['summary', 'display', 'title']) if (typeof c[key] === 'string') return c[key] as string;
   if (typeof c.exitCode === 'number' || c.exitCode === null) {
     const out = typeof c.stdout === 'string' ? c.stdout.length : 0;
-    return `exit code ${String(c.exitCode)}${c.timedOut ? ' (timed out)' : ''}; ${out} characters of output`;
+    return `exit code ${String(c.exitCode)}${c.timedOut ? ' (timed out)' : ''}; ${plural(out, 'character')} of output`;
   }
   if (Array.isArray(c.content)) {
     const text = (c.content as Array<{ type?: string; text?: string }>).filter((p) => p.type === 'text').map((p) => p.text).join(' ');
@@ -71,6 +72,9 @@ function clientSummary(client: unknown): string {
   }
   return JSON.stringify(client);
 }
+
+/** One field on one line, control characters shown escaped. */
+const one = (value: unknown): string => escapeControlLine(String(value));
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -120,7 +124,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
           for (const call of running.values()) {
             if (now - call.lastNotice >= elapsedEvery) {
               call.lastNotice = now;
-              line(dim(`  … ${call.toolName} still running (${Math.round((now - call.started) / 1000)} s)`));
+              line(dim(`  … ${one(call.toolName)} still running (${Math.round((now - call.started) / 1000)} s)`));
             }
           }
         }, Math.min(1000, elapsedEvery))
@@ -136,20 +140,20 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
         inText = true;
       }
       outputOpen = undefined;
-      write(delta);
+      write(escapeControl(delta));
     },
     endStep() {
       if (!atLineStart) write('\n');
       inText = false;
     },
     note(text) {
-      line(dim(text));
+      line(dim(escapeControl(text)));
     },
     event(event) {
       switch (event.type) {
         case 'tool-call':
           running.set(event.toolCallId, { toolName: event.toolName, started: Date.now(), lastNotice: Date.now(), lines: 0, hidden: 0 });
-          line(`${cyan('→')} ${event.toolName} ${dim(preview(event.input))} ${dim(`[${event.toolCallId}]`)}`);
+          line(`${cyan('→')} ${one(event.toolName)} ${dim(preview(event.input))} ${dim(`[${one(event.toolCallId)}]`)}`);
           break;
         case 'tool-output': {
           const call = running.get(event.toolCallId);
@@ -175,7 +179,8 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
             if (!atLineStart) write('\n');
             outputOpen = event.toolCallId;
           }
-          const chunk = event.stream === 'stderr' ? yellow(text) : text;
+          const visible = escapeControl(text);
+          const chunk = event.stream === 'stderr' ? yellow(visible) : visible;
           write(chunk.replace(/(^|\n)(?=.)/g, `$1${dim('│ ')}`));
           break;
         }
@@ -188,27 +193,27 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
           if (shown.has(event.toolCallId)) break;
           shown.add(event.toolCallId);
           const call = running.get(event.toolCallId);
-          if (call && call.hidden > 0) line(dim(`│ … ${call.hidden} more lines not shown here (--events keeps every chunk)`));
+          if (call && call.hidden > 0) line(dim(`│ … ${plural(call.hidden, 'more line')} not shown here (--events keeps every chunk)`));
           running.delete(event.toolCallId);
           if (event.error) {
-            line(`${red('✗')} ${event.toolName} ${red(event.error.message)} ${dim(`(${seconds(event.durationMs)})`)}`);
+            line(`${red('✗')} ${one(event.toolName)} ${red(one(tidyMessage(event.error.message)))} ${dim(`(${seconds(event.durationMs)})`)}`);
           } else {
             const summary = event.type === 'tool-result' ? modelSummary(event.model) : clientSummary(event.client);
-            line(`${green('✓')} ${event.toolName} ${dim(`(${seconds(event.durationMs)})`)} ${dim(preview(summary, 120))}`);
+            line(`${green('✓')} ${one(event.toolName)} ${dim(`(${seconds(event.durationMs)})`)} ${dim(preview(summary, 120))}`);
           }
           break;
         }
         case 'confirm-request':
-          line(`${yellow('?')} confirmation needed for ${event.toolName} [${event.toolCallId}]: ${event.impact} (target: ${event.target}, scope: ${event.scope})`);
+          line(`${yellow('?')} confirmation needed for ${one(event.toolName)} [${one(event.toolCallId)}]: ${one(event.impact)} (target: ${one(event.target)}, scope: ${one(event.scope)})`);
           break;
         case 'confirm-decision':
-          line(event.approved ? green(`  approved${event.reason ? `: ${event.reason}` : ''}`) : red(`  rejected${event.reason ? `: ${event.reason}` : ''}`));
+          line(event.approved ? green(`  approved${event.reason ? `: ${one(event.reason)}` : ''}`) : red(`  rejected${event.reason ? `: ${one(event.reason)}` : ''}`));
           break;
         case 'compaction':
           line(
             dim(
-              `  ⇣ compacted ${event.toolCallId} for later steps (${event.strategy}): ${event.originalTokens} → ${event.compactedTokens} tokens` +
-                (event.pointer ? `; raw result kept at ${event.pointer}` : ''),
+              `  ⇣ compacted ${one(event.toolCallId)} for later steps (${event.strategy}): ${event.originalTokens} → ${event.compactedTokens} tokens` +
+                (event.pointer ? `; raw result kept at ${one(event.pointer)}` : ''),
             ),
           );
           break;

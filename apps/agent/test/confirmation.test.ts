@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readEvents, replay, runCli, tempDir } from './helpers.js';
+import { readEvents, replay, runCli, tempDir, workspaceIn } from './helpers.js';
 
 function setUp() {
   const dir = tempDir();
-  const workspace = join(dir, 'ws');
+  const workspace = workspaceIn(dir);
   mkdirSync(join(workspace, 'data'), { recursive: true });
   writeFileSync(join(workspace, 'data', 'keep.txt'), 'precious\n');
   const model = replay(dir, [{ toolCalls: [{ toolName: 'execute', input: { command: 'rm -rf data' }, id: 'wipe' }] }, { text: 'done' }]);

@@ -2,7 +2,7 @@
 // user runs it, with a clean environment (no API keys) and temporary folders.
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,4 +104,11 @@ export function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** Creates `<dir>/ws` and returns it: the CLI refuses a `--workspace` that does not exist. */
+export function workspaceIn(dir: string, name = 'ws'): string {
+  const path = join(dir, name);
+  mkdirSync(path, { recursive: true });
+  return path;
 }

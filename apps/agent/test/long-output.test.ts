@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspaceId } from '../src/data-dir.js';
-import { cleanEnv, readEvents, replay, runCli, tempDir } from './helpers.js';
+import { cleanEnv, readEvents, replay, runCli, tempDir, workspaceIn } from './helpers.js';
 
 function toolResultsInPrompt(messages: any[]): any[] {
   return messages.filter((m) => m.role === 'tool').flatMap((m) => m.content.filter((p: any) => p.type === 'tool-result'));
@@ -11,7 +11,7 @@ function toolResultsInPrompt(messages: any[]): any[] {
 describe('execute output longer than 30,000 characters', { timeout: 120_000 }, () => {
   it('reaches the model as head and tail, the client in full, and is recoverable with view-call', async () => {
     const dir = tempDir();
-    const workspace = join(dir, 'ws');
+    const workspace = workspaceIn(dir);
     const events = join(dir, 'events.jsonl');
     // 2,000 numbered lines of 40 characters: 80,000 characters.
     const command = `node -e "for (let i = 1; i <= 2000; i++) console.log('row ' + String(i).padStart(5, '0') + ' ' + 'x'.repeat(29))"`;

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_MCP_SERVER_PATH } from '../src/demo.js';
-import { fixtures, readEvents, replay, runCli, tempDir } from './helpers.js';
+import { fixtures, readEvents, replay, runCli, tempDir, workspaceIn } from './helpers.js';
 
 function mcpConfig(dir: string, servers: Record<string, unknown>): string {
   const file = join(dir, 'mcp.json');
@@ -44,7 +44,7 @@ describe('MCP servers from a config file', { timeout: 120_000 }, () => {
       { toolCalls: [{ toolName: 'big__convert_currency', input: { amount: 10, from: 'EUR', to: 'USD' }, id: 'convert' }, { toolName: 'small__add', input: { a: 2, b: 3 }, id: 'add' }] },
       { text: 'converted' },
     ]);
-    const r = await runCli(['run', 'convert 10 EUR', '--model', model, '--workspace', join(dir, 'ws'), '--mcp-config', mcpConfig(dir, { big, small }), '--events', events]);
+    const r = await runCli(['run', 'convert 10 EUR', '--model', model, '--workspace', workspaceIn(dir), '--mcp-config', mcpConfig(dir, { big, small }), '--events', events]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const log = readEvents(events);
@@ -66,7 +66,7 @@ describe('MCP servers from a config file', { timeout: 120_000 }, () => {
     const dir = tempDir();
     const broken = { command: process.execPath, args: ['-e', 'console.error("fatal: TOOLBOX_TOKEN is not set"); process.exit(3)'] };
     const model = replay(dir, [{ toolCalls: [{ toolName: 'small__echo', input: { text: 'still here' } }] }, { text: 'ok' }]);
-    const r = await runCli(['run', 'echo', '--model', model, '--workspace', join(dir, 'ws'), '--mcp-config', mcpConfig(dir, { broken, small })]);
+    const r = await runCli(['run', 'echo', '--model', model, '--workspace', workspaceIn(dir), '--mcp-config', mcpConfig(dir, { broken, small })]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/\[discovery\].*MCP server "broken" failed to start/);
     expect(r.stderr).toContain('TOOLBOX_TOKEN is not set');

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startAnthropicWireServer } from '../../../packages/defer/src/testing/anthropic-wire-server.js';
 import { functionCallItem, messageItem, startOpenAIWireServer } from '../../../packages/defer/src/testing/openai-wire-server.js';
 import { DEMO_MCP_SERVER_PATH } from '../src/demo.js';
-import { cleanEnv, readEvents, startCli, tempDir } from './helpers.js';
+import { cleanEnv, readEvents, startCli, tempDir, workspaceIn } from './helpers.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -18,7 +18,7 @@ function setUp() {
   const dir = tempDir();
   const mcp = join(dir, 'mcp.json');
   writeFileSync(mcp, JSON.stringify({ mcpServers: { toolbox: { command: process.execPath, args: [DEMO_MCP_SERVER_PATH] } } }));
-  return { dir, workspace: join(dir, 'ws'), mcp, events: join(dir, 'events.jsonl') };
+  return { dir, workspace: workspaceIn(dir), mcp, events: join(dir, 'events.jsonl') };
 }
 
 const deferredOnWire = (tools: any[]): string[] =>

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isAlive, readEvents, replay, startCli, tempDir, waitFor } from './helpers.js';
+import { isAlive, readEvents, replay, startCli, tempDir, workspaceIn, waitFor } from './helpers.js';
 
 /** Pids of processes whose command line contains `marker` (the sandbox may run commands in a PID namespace). */
 function pidsWith(marker: string): number[] {
@@ -33,7 +33,7 @@ function filesUnder(root: string): string[] {
 describe('stopping a run with SIGINT', { timeout: 120_000 }, () => {
   it('kills the running command, leaves no half-written file, and exits non-zero', async () => {
     const dir = tempDir();
-    const workspace = join(dir, 'ws');
+    const workspace = workspaceIn(dir);
     const events = join(dir, 'events.jsonl');
     const seconds = `${40 + Math.floor(Math.random() * 1000) / 1000}`; // a unique argument to find the process by
     const model = replay(dir, [

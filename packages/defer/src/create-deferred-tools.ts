@@ -1,5 +1,3 @@
-import { anthropic } from '@ai-sdk/anthropic';
-import { openai } from '@ai-sdk/openai';
 import { NoSuchToolError } from 'ai';
 import type { PrepareStepFunction, Tool, ToolCallRepairFunction, ToolSet } from 'ai';
 import { createActiveSet, TOOL_SEARCH_TOOL_NAME, toolNamesInHistory } from '@aibuddy/discovery';
@@ -9,6 +7,7 @@ import { activeToolMap } from './active-tool-map.js';
 import { chooseDeferPath } from './choose-defer-path.js';
 import type { DeferModelInfo, DeferPath, DeferPathOverride } from './choose-defer-path.js';
 import { createStepObserver } from './step-observer.js';
+import { anthropicSearchTool, openaiSearchTool } from './provider-tools.js';
 
 /** Which search tool the Anthropic native path offers. */
 export type AnthropicToolSearchKind =
@@ -302,11 +301,7 @@ function buildDeferredTools(options: CreateDeferredToolsOptions): DeferredTools 
     tools = {};
     for (const name of loadedNames) tools[name] = input[name]!;
     tools[toolSearchName] =
-      anthropicKind === 'bm25'
-        ? (anthropic.tools.toolSearchBm25_20251119() as Tool)
-        : anthropicKind === 'regex'
-          ? (anthropic.tools.toolSearchRegex_20251119() as Tool)
-          : toolSearch!;
+      anthropicKind === 'bm25' || anthropicKind === 'regex' ? anthropicSearchTool(anthropicKind) : toolSearch!;
     for (const name of deferredNames) tools[name] = withProviderOptions(input[name]!, { anthropic: { deferLoading: true } });
     activeTools = undefined;
     prepareStep = (args) => {
@@ -330,7 +325,7 @@ function buildDeferredTools(options: CreateDeferredToolsOptions): DeferredTools 
         openai: { namespace: { name: server.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64), description }, ...(deferredSet.has(name) ? { deferLoading: true } : {}) },
       });
     }
-    tools[toolSearchName] = openai.tools.toolSearch() as Tool;
+    tools[toolSearchName] = openaiSearchTool();
     activeTools = undefined;
     prepareStep = (args) => {
       observeSteps(args.steps as never);

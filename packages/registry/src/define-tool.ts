@@ -1,7 +1,11 @@
 import { ToolDefinitionError } from './errors.js';
 import { normalizeInputSchema } from './input-schema.js';
 import type { ToolInputSchema } from './input-schema.js';
-import type { InferToolInput, ToolDefinition, ToolSpec } from './tool-definition.js';
+import type { z } from 'zod';
+import type { ToolDefinition, ToolSpec } from './tool-definition.js';
+
+/** The input type `defineTool` gives a tool: the zod schema's output, or the declared type for JSON Schema. */
+export type SchemaInput<S, DECLARED = unknown> = S extends z.ZodType ? NoInfer<z.output<S>> : DECLARED;
 
 /** The names tool APIs accept (Anthropic and OpenAI share this rule). */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -11,9 +15,13 @@ export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
  * the name, the description, and that the input's JSON Schema exists synchronously with a
  * top-level `object`. Throws `ToolDefinitionError` naming the tool otherwise.
  */
-export function defineTool<S extends ToolInputSchema, OUTPUT, INPUT = InferToolInput<S>>(
-  spec: ToolSpec<INPUT, OUTPUT> & { inputSchema: S },
-): ToolDefinition<INPUT, OUTPUT> {
+export function defineTool<S extends ToolInputSchema, OUTPUT, DECLARED = unknown>(
+  // With a zod schema the input type comes from the schema alone: `NoInfer` stops `execute`'s parameter
+  // annotation from replacing it, so `execute(input: Wrong)` does not compile. A plain JSON Schema carries
+  // no type, so there (only) the type `execute` declares is taken, as with the AI SDK's `jsonSchema<T>()`.
+  spec: ToolSpec<SchemaInput<S, DECLARED>, OUTPUT> & { inputSchema: S },
+): ToolDefinition<SchemaInput<S, DECLARED>, OUTPUT> {
+  type INPUT = SchemaInput<S, DECLARED>;
   const name = typeof spec?.name === 'string' ? spec.name : String(spec?.name);
   if (typeof spec?.name !== 'string' || !TOOL_NAME_PATTERN.test(spec.name)) {
     throw new ToolDefinitionError(

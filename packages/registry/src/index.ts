@@ -1,4 +1,5 @@
 export { defineTool, isToolDefinition, TOOL_NAME_PATTERN } from './define-tool.js';
+export type { SchemaInput } from './define-tool.js';
 export { normalizeInputSchema } from './input-schema.js';
 export type { InputIssue, InputValidation, JsonSchema, NormalizedInputSchema, ToolInputSchema } from './input-schema.js';
 export type {

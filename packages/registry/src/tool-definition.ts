@@ -122,13 +122,17 @@ export interface ToolSpec<INPUT = unknown, OUTPUT = unknown> extends ToolResultH
   description: string;
   /** A zod object schema or a JSON Schema object with top-level `type: "object"`. */
   inputSchema: ToolInputSchema;
-  /** Runs the call. Throw a `ToolError` to name the failing stage; anything else counts as `execution`. */
-  execute(input: INPUT, context: ToolExecutionContext): Promise<OUTPUT> | OUTPUT;
+  /**
+   * Runs the call. Throw a `ToolError` to name the failing stage; anything else counts as `execution`.
+   * A property, not a method: methods' parameters are checked bivariantly, which would let an
+   * `execute(input: Wrong)` through.
+   */
+  execute: (input: INPUT, context: ToolExecutionContext) => Promise<OUTPUT> | OUTPUT;
   /**
    * Decides from the input whether this concrete call is high impact and needs a person's
    * confirmation. Return `undefined` for ordinary calls.
    */
-  impact?(input: INPUT): ImpactAssessment | undefined;
+  impact?: (input: INPUT) => ImpactAssessment | undefined;
   /** Results may be dropped from context after use (enables the `drop` compaction strategy). */
   disposable?: boolean;
   /** Never compact results of this tool (for example `view_tool_call`, which already pages). */

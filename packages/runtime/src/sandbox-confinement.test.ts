@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { defineTool, resolveToolSet } from '@aibuddy/registry';
 import { createNodeSandbox } from '@aibuddy/sandbox-node';
 import { lastToolResult, scriptedModel } from '@aibuddy/test-utils';
+import { systemTool } from '@aibuddy/test-utils/system-tools';
 import { createAiTools } from './create-ai-tools.js';
 import { createConfirmationGate } from './confirmation-gate.js';
 import type { RuntimeEvent } from './events.js';
@@ -72,7 +73,8 @@ function expectConfined(model: Parameters<typeof lastToolResult>[0]) {
   expect(command?.value).toMatchObject({ isolation: 'bubblewrap' });
 }
 
-describe.each(['generateText', 'streamText'] as RunnerName[])('an approved call is still confined by the sandbox, through %s', (runner) => {
+// Needs bubblewrap (isolation: 'required'): skipped with the reason without it, except in CI.
+describe.skipIf(systemTool('bwrap').skip).each(['generateText', 'streamText'] as RunnerName[])('an approved call is still confined by the sandbox, through %s', (runner) => {
   it('approved while the call waits (host asks)', async () => {
     const { set, untouched } = await confinedWorkspace();
     const events: RuntimeEvent[] = [];

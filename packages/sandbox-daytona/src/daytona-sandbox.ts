@@ -1,5 +1,4 @@
 import type {
-  DaytonaSandboxConfig,
   EditFileResult,
   ExecResult,
   GlobResult,
@@ -10,6 +9,22 @@ import type {
   WriteFileResult,
 } from '@aibuddy/sandbox';
 import { SandboxUnavailableError } from '@aibuddy/sandbox';
+
+/** Config of the Daytona backend (accepted today; this adapter is a placeholder). Owned by this adapter. */
+export interface DaytonaSandboxConfig {
+  /** Always `daytona`. */
+  type: 'daytona';
+  /** API key (for example from `DAYTONA_API_KEY`). */
+  apiKey?: string;
+  /** API URL. */
+  apiUrl?: string;
+  /** Target region. */
+  target?: string;
+  /** Snapshot or image to start from. */
+  snapshot?: string;
+  /** Workspace folder inside the remote sandbox. */
+  root?: string;
+}
 
 function unavailable<T>(operation: string): Promise<T> {
   // A rejected promise, never a synchronous throw: callers handle one failure path.
@@ -37,31 +52,38 @@ export class DaytonaSandbox implements ISandbox {
   }
 
   /** Rejects with `SandboxUnavailableError`. */
-  ls(): Promise<LsResult> {
+  // The parameters are the interface's, so calls type-check exactly as against any adapter.
+  ls(..._args: Parameters<ISandbox['ls']>): Promise<LsResult> {
     return unavailable('ls');
   }
   /** Rejects with `SandboxUnavailableError`. */
-  readFile(): Promise<ReadFileResult> {
+  // The parameters are the interface's, so calls type-check exactly as against any adapter.
+  readFile(..._args: Parameters<ISandbox['readFile']>): Promise<ReadFileResult> {
     return unavailable('readFile');
   }
   /** Rejects with `SandboxUnavailableError`. */
-  writeFile(): Promise<WriteFileResult> {
+  // The parameters are the interface's, so calls type-check exactly as against any adapter.
+  writeFile(..._args: Parameters<ISandbox['writeFile']>): Promise<WriteFileResult> {
     return unavailable('writeFile');
   }
   /** Rejects with `SandboxUnavailableError`. */
-  editFile(): Promise<EditFileResult> {
+  // The parameters are the interface's, so calls type-check exactly as against any adapter.
+  editFile(..._args: Parameters<ISandbox['editFile']>): Promise<EditFileResult> {
     return unavailable('editFile');
   }
   /** Rejects with `SandboxUnavailableError`. */
-  glob(): Promise<GlobResult> {
+  // The parameters are the interface's, so calls type-check exactly as against any adapter.
+  glob(..._args: Parameters<ISandbox['glob']>): Promise<GlobResult> {
     return unavailable('glob');
   }
   /** Rejects with `SandboxUnavailableError`. */
-  grep(): Promise<GrepResult> {
+  // The parameters are the interface's, so calls type-check exactly as against any adapter.
+  grep(..._args: Parameters<ISandbox['grep']>): Promise<GrepResult> {
     return unavailable('grep');
   }
   /** Rejects with `SandboxUnavailableError`. */
-  exec(): Promise<ExecResult> {
+  // The parameters are the interface's, so calls type-check exactly as against any adapter.
+  exec(..._args: Parameters<ISandbox['exec']>): Promise<ExecResult> {
     return unavailable('exec');
   }
   /** Nothing to release. */

@@ -1,9 +1,3 @@
-import { registerNodeSandboxFactory } from '@aibuddy/sandbox';
-import { createNodeSandbox } from './node-sandbox.js';
-
-// Importing this package makes `createSandbox({ type: 'node' })` find it in any install layout.
-registerNodeSandboxFactory(createNodeSandbox);
-
 export {
   createNodeSandbox,
   NodeSandbox,

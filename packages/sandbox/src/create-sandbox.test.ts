@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AVAILABLE_SANDBOX_TYPES, createSandbox } from './create-sandbox.js';
 import { SandboxUnavailableError } from './errors.js';
-import type { SandboxConfig } from './types.js';
+import type { ISandbox, SandboxConfig } from './types.js';
 
 describe('createSandbox', () => {
   it('node gives a working adapter (loaded from @aibuddy/sandbox-node)', async () => {
@@ -35,6 +35,25 @@ describe('createSandbox', () => {
       expect((error as Error).message).toContain('{ type: "node"');
     });
   }
+
+  it('uses an adapter passed explicitly, for any backend, and gives it the config', async () => {
+    const seen: SandboxConfig[] = [];
+    const fake = (config: SandboxConfig) => {
+      seen.push(config);
+      return Promise.resolve({ type: config.type } as unknown as ISandbox);
+    };
+    const node = await createSandbox({ type: 'node', root: '/nowhere' }, { adapters: { node: fake } });
+    const daytona = await createSandbox({ type: 'daytona', snapshot: 's' }, { adapters: { daytona: fake } });
+    expect([node.type, daytona.type]).toEqual(['node', 'daytona']);
+    expect(seen).toEqual([{ type: 'node', root: '/nowhere' }, { type: 'daytona', snapshot: 's' }]);
+  });
+
+  it('keeps no global registry: importing the node adapter changes nothing for another call', async () => {
+    // The spec package keeps no state between calls: no globalThis key holds an adapter.
+    await import('@aibuddy/sandbox-node');
+    const keys = Object.getOwnPropertySymbols(globalThis).map(String);
+    expect(keys.filter((k) => k.includes('aibuddy.sandbox'))).toEqual([]);
+  });
 
   it('an unknown type rejects and lists what exists', async () => {
     const error = await createSandbox({ type: 'docker' } as unknown as SandboxConfig).catch((e: unknown) => e);

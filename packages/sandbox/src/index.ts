@@ -1,7 +1,5 @@
 export type {
-  DaytonaSandboxConfig,
   DirEntry,
-  E2BSandboxConfig,
   EditFileOptions,
   EditFileResult,
   EditSpec,
@@ -22,6 +20,7 @@ export type {
   ReadFileOptions,
   ReadFileResult,
   ResourceLimits,
+  RemoteSandboxConfig,
   SandboxConfig,
   SandboxType,
   TextEncodingGuess,
@@ -42,5 +41,5 @@ export {
   SandboxUnavailableError,
 } from './errors.js';
 export type { SandboxErrorClass, SandboxErrorCode } from './errors.js';
-export { AVAILABLE_SANDBOX_TYPES, createSandbox, registerNodeSandboxFactory } from './create-sandbox.js';
-export type { NodeSandboxFactory } from './create-sandbox.js';
+export { AVAILABLE_SANDBOX_TYPES, createSandbox } from './create-sandbox.js';
+export type { CreateSandboxOptions, NodeSandboxFactory, SandboxAdapters, SandboxFactory } from './create-sandbox.js';

@@ -330,33 +330,16 @@ export interface ResourceLimits {
   openFiles?: number | false;
 }
 
-/** Config of the Daytona backend (accepted today, not available in this deployment). */
-export interface DaytonaSandboxConfig {
-  type: 'daytona';
-  /** API key (for example from `DAYTONA_API_KEY`). */
-  apiKey?: string;
-  /** API URL. */
-  apiUrl?: string;
-  /** Target region. */
-  target?: string;
-  /** Snapshot or image to start from. */
-  snapshot?: string;
-  /** Workspace folder inside the remote sandbox. */
-  root?: string;
-}
-
-/** Config of the E2B backend (accepted today, not available in this deployment). */
-export interface E2BSandboxConfig {
-  type: 'e2b';
-  /** API key (for example from `E2B_API_KEY`). */
-  apiKey?: string;
-  /** Template id. */
-  template?: string;
-  /** Sandbox lifetime (ms). */
-  timeoutMs?: number;
-  /** Workspace folder inside the remote sandbox. */
-  root?: string;
+/**
+ * The config of a backend whose adapter lives in its own package (for example `DaytonaSandboxConfig`
+ * in `@aibuddy/sandbox-daytona`): the spec only knows the `type`; each adapter owns its options.
+ */
+export interface RemoteSandboxConfig {
+  /** The backend. */
+  type: 'daytona' | 'e2b';
+  /** Adapter-specific options (see the adapter package's config type). */
+  [option: string]: unknown;
 }
 
 /** Any sandbox config. */
-export type SandboxConfig = NodeSandboxConfig | DaytonaSandboxConfig | E2BSandboxConfig;
+export type SandboxConfig = NodeSandboxConfig | RemoteSandboxConfig;
