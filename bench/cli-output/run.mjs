@@ -11,7 +11,17 @@
 // until it exits. The command is a node script inside the sandbox that writes one byte every
 // 100 µs for --seconds seconds.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +64,18 @@ function baselineCli() {
       }
     }
   }
-  const order = ['registry', 'sandbox', 'sandbox-node', 'sandbox-daytona', 'runtime', 'tools-fs', 'tools-shell', 'discovery', 'defer', 'compactor'];
+  const order = [
+    'registry',
+    'sandbox',
+    'sandbox-node',
+    'sandbox-daytona',
+    'runtime',
+    'tools-fs',
+    'tools-shell',
+    'discovery',
+    'defer',
+    'compactor',
+  ];
   const tsc = join(repo, 'node_modules/.bin/tsc');
   for (const name of order) {
     const project = join(dir, 'packages', name, 'tsconfig.build.json');
@@ -81,12 +102,30 @@ async function measure(label, cli) {
   const events = join(work, 'events.jsonl');
   writeFileSync(
     script,
-    JSON.stringify({ steps: [{ toolCalls: [{ toolName: 'execute', id: 'bytes', input: { command: writer, timeout: seconds + 60 } }] }, { text: 'done' }] }),
+    JSON.stringify({
+      steps: [
+        { toolCalls: [{ toolName: 'execute', id: 'bytes', input: { command: writer, timeout: seconds + 60 } }] },
+        { text: 'done' },
+      ],
+    }),
   );
   const started = Date.now();
   const child = spawn(
     process.execPath,
-    [cli, 'run', 'one byte at a time', '--workspace', workspace, '--model', `replay:${script}`, '--events', events, '--yes', '--data-dir', join(work, 'data')],
+    [
+      cli,
+      'run',
+      'one byte at a time',
+      '--workspace',
+      workspace,
+      '--model',
+      `replay:${script}`,
+      '--events',
+      events,
+      '--yes',
+      '--data-dir',
+      join(work, 'data'),
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, NO_COLOR: '1' } },
   );
   let stderr = '';
@@ -97,7 +136,10 @@ async function measure(label, cli) {
   clearInterval(poll);
   const ms = Date.now() - started;
   const log = readFileSync(events, 'utf8');
-  const lines = log.split('\n').filter(Boolean).map((line) => JSON.parse(line));
+  const lines = log
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
   const outputs = lines.filter((e) => e.type === 'tool-output');
   const bytes = outputs.reduce((sum, e) => sum + e.chunk.length, 0);
   const result = {
@@ -120,14 +162,17 @@ if (!existsSync(after)) {
   console.error('apps/agent/dist/cli.js is missing: run `pnpm build` first.');
   process.exit(2);
 }
-console.log(`cli-output: ${seconds} s of one-byte writes through \`aibuddy run --events\` (before = ${beforeRef}, after = this checkout)`);
+console.log(
+  `cli-output: ${seconds} s of one-byte writes through \`aibuddy run --events\` (before = ${beforeRef}, after = this checkout)`,
+);
 const rows = [await measure('before', before), await measure('after', after)];
 console.table(rows);
 const [b, a] = rows;
 const ratio = (x, y) => (y === 0 ? 'n/a' : `${(x / y).toFixed(3)}x`);
 console.log(`event log: ${a.logBytes} B vs ${b.logBytes} B → ${ratio(a.logBytes, b.logBytes)}`);
-console.log(`tool-output events: ${a.toolOutputEvents} vs ${b.toolOutputEvents} → ${ratio(a.toolOutputEvents, b.toolOutputEvents)}`);
+console.log(
+  `tool-output events: ${a.toolOutputEvents} vs ${b.toolOutputEvents} → ${ratio(a.toolOutputEvents, b.toolOutputEvents)}`,
+);
 console.log(`peak RSS of the CLI: ${a.peakRssMB} MB vs ${b.peakRssMB} MB → ${ratio(a.peakRssMB, b.peakRssMB)}`);
 console.log(`bytes streamed to the client: ${a.bytesStreamed} (after) vs ${b.bytesStreamed} (before)`);
 if (rows.some((r) => r.exit !== 0)) process.exit(1);
-

@@ -58,8 +58,11 @@ const p50 = percentile(perLine, 50);
 const p99 = percentile(perLine, 99);
 
 console.log(`command-policy: ${table.length} table lines × 5 rounds`);
-console.log(`  classify + assess   p50 ${(p50 * 1000).toFixed(1)} µs   p99 ${(p99 * 1000).toFixed(1)} µs   max ${(Math.max(...perLine) * 1000).toFixed(1)} µs`);
+console.log(
+  `  classify + assess   p50 ${(p50 * 1000).toFixed(1)} µs   p99 ${(p99 * 1000).toFixed(1)} µs   max ${(Math.max(...perLine) * 1000).toFixed(1)} µs`,
+);
 console.log(`  baseline: spawn \`bash -c true\`   p50 ${(spawnMedian * 1000).toFixed(1)} µs`);
 console.log(`  ratio p50 classify / spawn: ${(p50 / spawnMedian).toFixed(4)}   p99: ${(p99 / spawnMedian).toFixed(4)}`);
 console.log('  128 KiB hostile lines (ms, and ratio to one spawn):');
-for (const [name, ms] of Object.entries(hostileMs)) console.log(`    ${name.padEnd(10)} ${ms.toFixed(1)} ms   ×${(ms / spawnMedian).toFixed(1)}`);
+for (const [name, ms] of Object.entries(hostileMs))
+  console.log(`    ${name.padEnd(10)} ${ms.toFixed(1)} ms   ×${(ms / spawnMedian).toFixed(1)}`);

@@ -68,11 +68,16 @@ function scripted() {
       const current = step++;
       if (current === 1) requestAt = performance.now();
       const content =
-        current === 0 ? [{ type: 'tool-call', toolCallId: `call_${Math.random().toString(36).slice(2)}`, toolName: 'dump', input: '{}' }] : [{ type: 'text', text: 'done' }];
+        current === 0
+          ? [{ type: 'tool-call', toolCallId: `call_${Math.random().toString(36).slice(2)}`, toolName: 'dump', input: '{}' }]
+          : [{ type: 'text', text: 'done' }];
       return {
         content,
         finishReason: { unified: current === 0 ? 'tool-calls' : 'stop', raw: undefined },
-        usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } },
+        usage: {
+          inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+          outputTokens: { total: 1, text: 1, reasoning: 0 },
+        },
         warnings: [],
       };
     },
@@ -112,7 +117,12 @@ async function once(withHooks) {
   if (withHooks) {
     await compactor.whenIdle();
   }
-  return { client: eventAt - resolvedAt, nextRequest: nextRequestAt() - resolvedAt, total: performance.now() - started, compactedTokens };
+  return {
+    client: eventAt - resolvedAt,
+    nextRequest: nextRequestAt() - resolvedAt,
+    total: performance.now() - started,
+    compactedTokens,
+  };
 }
 
 const runs = { with: [], without: [] };
@@ -128,7 +138,15 @@ for (let i = 0; i < ITERATIONS; i++) {
 let compactionEvent;
 {
   const c = createCompactor({ dataDir, tokenCounter: counter, onCompaction: (e) => (compactionEvent = e) });
-  await c.compact({ toolCallId: 'probe', toolName: 'dump', definition: dump, input: {}, output: ONE_MB, modelOutput: { type: 'text', value: ONE_MB }, taskId: 'bench' });
+  await c.compact({
+    toolCallId: 'probe',
+    toolName: 'dump',
+    definition: dump,
+    input: {},
+    output: ONE_MB,
+    modelOutput: { type: 'text', value: ONE_MB },
+    taskId: 'bench',
+  });
 }
 
 const latency = {
@@ -136,9 +154,36 @@ const latency = {
   resultBytes: Buffer.byteLength(ONE_MB),
   originalTokens: compactionEvent?.originalTokens,
   compactedTokens: compactionEvent?.compactedTokens,
-  clientEventP50: { withHooks: quantile(runs.with.map((r) => r.client), 0.5), baseline: quantile(runs.without.map((r) => r.client), 0.5) },
-  clientEventP90: { withHooks: quantile(runs.with.map((r) => r.client), 0.9), baseline: quantile(runs.without.map((r) => r.client), 0.9) },
-  nextModelRequestP50: { withHooks: quantile(runs.with.map((r) => r.nextRequest), 0.5), baseline: quantile(runs.without.map((r) => r.nextRequest), 0.5) },
+  clientEventP50: {
+    withHooks: quantile(
+      runs.with.map((r) => r.client),
+      0.5,
+    ),
+    baseline: quantile(
+      runs.without.map((r) => r.client),
+      0.5,
+    ),
+  },
+  clientEventP90: {
+    withHooks: quantile(
+      runs.with.map((r) => r.client),
+      0.9,
+    ),
+    baseline: quantile(
+      runs.without.map((r) => r.client),
+      0.9,
+    ),
+  },
+  nextModelRequestP50: {
+    withHooks: quantile(
+      runs.with.map((r) => r.nextRequest),
+      0.5,
+    ),
+    baseline: quantile(
+      runs.without.map((r) => r.nextRequest),
+      0.5,
+    ),
+  },
 };
 latency.addedClientLatencyP50 = latency.clientEventP50.withHooks - latency.clientEventP50.baseline;
 
@@ -184,10 +229,34 @@ const jsTiktoken = await dep('js-tiktoken');
 const gptTokenizer = await import(pathToFileURL(req.resolve('gpt-tokenizer/encoding/o200k_base')).href);
 
 const throughput = [];
-throughput.push(await measure('tiktoken (WASM, one encode_ordinary call) — baseline', () => get_encoding('o200k_base'), (enc, text) => enc.encode_ordinary(text).length));
-throughput.push(await measure('tiktoken via the compactor counter (sliced, 4 KB slices)', () => createTokenCounter(), (c, text) => c.count(text)));
-throughput.push(await measure('js-tiktoken (pure JS)', () => jsTiktoken.getEncoding('o200k_base'), (enc, text) => enc.encode(text).length));
-throughput.push(await measure('gpt-tokenizer (pure JS, countTokens)', () => gptTokenizer, (m, text) => m.countTokens(text)));
+throughput.push(
+  await measure(
+    'tiktoken (WASM, one encode_ordinary call) — baseline',
+    () => get_encoding('o200k_base'),
+    (enc, text) => enc.encode_ordinary(text).length,
+  ),
+);
+throughput.push(
+  await measure(
+    'tiktoken via the compactor counter (sliced, 4 KB slices)',
+    () => createTokenCounter(),
+    (c, text) => c.count(text),
+  ),
+);
+throughput.push(
+  await measure(
+    'js-tiktoken (pure JS)',
+    () => jsTiktoken.getEncoding('o200k_base'),
+    (enc, text) => enc.encode(text).length,
+  ),
+);
+throughput.push(
+  await measure(
+    'gpt-tokenizer (pure JS, countTokens)',
+    () => gptTokenizer,
+    (m, text) => m.countTokens(text),
+  ),
+);
 
 await compactor.close();
 counter.free();
@@ -197,14 +266,26 @@ if (asJson) {
   console.log(JSON.stringify({ latency, throughput, corpusBytes }, null, 2));
 } else {
   console.log(`Compaction benchmark — node ${process.version}, ${ITERATIONS} interleaved runs each\n`);
-  console.log(`1. Returning a ${(latency.resultBytes / 1024 / 1024).toFixed(2)} MB result (${latency.originalTokens} tokens → ${latency.compactedTokens} compacted) to the client`);
+  console.log(
+    `1. Returning a ${(latency.resultBytes / 1024 / 1024).toFixed(2)} MB result (${latency.originalTokens} tokens → ${latency.compactedTokens} compacted) to the client`,
+  );
   console.log('   execute resolved → client `tool-finished` event    with compactor hooks   baseline (no hooks)');
-  console.log(`   p50                                                 ${fmt(latency.clientEventP50.withHooks).padEnd(22)} ${fmt(latency.clientEventP50.baseline)}`);
-  console.log(`   p90                                                 ${fmt(latency.clientEventP90.withHooks).padEnd(22)} ${fmt(latency.clientEventP90.baseline)}`);
-  console.log(`   added by compaction at p50: ${fmt(latency.addedClientLatencyP50)} (target < 1 ms) → ${latency.addedClientLatencyP50 < 1 ? 'PASS' : 'FAIL'}`);
-  console.log(`   for context, execute resolved → next model request p50: ${fmt(latency.nextModelRequestP50.withHooks)} with hooks vs ${fmt(latency.nextModelRequestP50.baseline)} baseline`);
+  console.log(
+    `   p50                                                 ${fmt(latency.clientEventP50.withHooks).padEnd(22)} ${fmt(latency.clientEventP50.baseline)}`,
+  );
+  console.log(
+    `   p90                                                 ${fmt(latency.clientEventP90.withHooks).padEnd(22)} ${fmt(latency.clientEventP90.baseline)}`,
+  );
+  console.log(
+    `   added by compaction at p50: ${fmt(latency.addedClientLatencyP50)} (target < 1 ms) → ${latency.addedClientLatencyP50 < 1 ? 'PASS' : 'FAIL'}`,
+  );
+  console.log(
+    `   for context, execute resolved → next model request p50: ${fmt(latency.nextModelRequestP50.withHooks)} with hooks vs ${fmt(latency.nextModelRequestP50.baseline)} baseline`,
+  );
   console.log('   (the next request waits for the compacted view by design; the client does not)\n');
-  console.log(`2. Token counting, o200k_base, ${(corpusBytes / 1024 / 1024).toFixed(2)} MB corpus (JSON lines, code, prose with unicode), median of 3`);
+  console.log(
+    `2. Token counting, o200k_base, ${(corpusBytes / 1024 / 1024).toFixed(2)} MB corpus (JSON lines, code, prose with unicode), median of 3`,
+  );
   const base = throughput[0];
   for (const r of throughput) {
     console.log(

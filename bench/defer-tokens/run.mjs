@@ -29,7 +29,8 @@ const req = createRequire(join(deferPkg, 'package.json'));
 /** Imports a dependency of packages/defer through its ESM entry (the same instance defer's dist uses). */
 async function importDep(name) {
   let dir = dirname(req.resolve(name));
-  while (!existsSync(join(dir, 'package.json')) || JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name !== name) dir = dirname(dir);
+  while (!existsSync(join(dir, 'package.json')) || JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name !== name)
+    dir = dirname(dir);
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
   const entry = pkg.exports?.['.']?.import ?? pkg.module ?? pkg.main;
   return import(pathToFileURL(join(dir, typeof entry === 'string' ? entry : entry.default)).href);
@@ -47,7 +48,9 @@ const { createAnthropic } = await importDep('@ai-sdk/anthropic');
 const { createOpenAI } = await importDep('@ai-sdk/openai');
 const { get_encoding } = req('tiktoken');
 const defer = await import(need(join(deferPkg, 'dist/index.js')));
-const { startAnthropicWireServer, toolSearchResultBlock } = await import(need(join(deferPkg, 'dist/testing/anthropic-wire-server.js')));
+const { startAnthropicWireServer, toolSearchResultBlock } = await import(
+  need(join(deferPkg, 'dist/testing/anthropic-wire-server.js'))
+);
 const { startOpenAIWireServer, functionCallItem, messageItem, toolSearchCallItem, toolSearchOutputItem } = await import(
   need(join(deferPkg, 'dist/testing/openai-wire-server.js'))
 );
@@ -58,13 +61,64 @@ const tokens = (value) => enc.encode(JSON.stringify(value)).length;
 
 // ---------------------------------------------------------------- catalog
 const CORE = [
-  ['read_file', 'Reads a text file of the workspace. Returns numbered lines; use offset and limit for large files.', { path: { type: 'string', description: 'Path relative to the workspace root.' }, offset: { type: 'integer', description: 'First line (1-based).' }, limit: { type: 'integer', description: 'Number of lines.' } }, ['path']],
-  ['write_file', 'Writes a file of the workspace, creating parent folders. Replaces the file atomically.', { path: { type: 'string', description: 'Path relative to the workspace root.' }, content: { type: 'string', description: 'The full new content.' } }, ['path', 'content']],
-  ['edit_file', 'Replaces exact text in a file. Fails when oldText is not found or is ambiguous unless replaceAll is set.', { path: { type: 'string' }, oldText: { type: 'string', description: 'Exact text to replace.' }, newText: { type: 'string', description: 'Replacement.' }, replaceAll: { type: 'boolean' } }, ['path', 'oldText', 'newText']],
-  ['ls', 'Lists a folder of the workspace: names, types and sizes.', { path: { type: 'string', description: 'Folder, default the root.' } }, []],
-  ['glob', 'Finds files by glob pattern, newest first.', { pattern: { type: 'string', description: 'For example src/**/*.ts' }, path: { type: 'string' }, limit: { type: 'integer' } }, ['pattern']],
-  ['grep', 'Searches file contents with a regular expression; returns matching lines with paths and line numbers.', { pattern: { type: 'string' }, path: { type: 'string' }, glob: { type: 'string' }, limit: { type: 'integer' } }, ['pattern']],
-  ['execute', 'Runs a shell command in the workspace with a timeout. Output keeps the head and tail (30,000 characters), the exit code and the duration.', { command: { type: 'string', description: 'The command line.' }, cwd: { type: 'string' }, timeoutMs: { type: 'integer', description: 'Timeout in milliseconds.' } }, ['command']],
+  [
+    'read_file',
+    'Reads a text file of the workspace. Returns numbered lines; use offset and limit for large files.',
+    {
+      path: { type: 'string', description: 'Path relative to the workspace root.' },
+      offset: { type: 'integer', description: 'First line (1-based).' },
+      limit: { type: 'integer', description: 'Number of lines.' },
+    },
+    ['path'],
+  ],
+  [
+    'write_file',
+    'Writes a file of the workspace, creating parent folders. Replaces the file atomically.',
+    {
+      path: { type: 'string', description: 'Path relative to the workspace root.' },
+      content: { type: 'string', description: 'The full new content.' },
+    },
+    ['path', 'content'],
+  ],
+  [
+    'edit_file',
+    'Replaces exact text in a file. Fails when oldText is not found or is ambiguous unless replaceAll is set.',
+    {
+      path: { type: 'string' },
+      oldText: { type: 'string', description: 'Exact text to replace.' },
+      newText: { type: 'string', description: 'Replacement.' },
+      replaceAll: { type: 'boolean' },
+    },
+    ['path', 'oldText', 'newText'],
+  ],
+  [
+    'ls',
+    'Lists a folder of the workspace: names, types and sizes.',
+    { path: { type: 'string', description: 'Folder, default the root.' } },
+    [],
+  ],
+  [
+    'glob',
+    'Finds files by glob pattern, newest first.',
+    { pattern: { type: 'string', description: 'For example src/**/*.ts' }, path: { type: 'string' }, limit: { type: 'integer' } },
+    ['pattern'],
+  ],
+  [
+    'grep',
+    'Searches file contents with a regular expression; returns matching lines with paths and line numbers.',
+    { pattern: { type: 'string' }, path: { type: 'string' }, glob: { type: 'string' }, limit: { type: 'integer' } },
+    ['pattern'],
+  ],
+  [
+    'execute',
+    'Runs a shell command in the workspace with a timeout. Output keeps the head and tail (30,000 characters), the exit code and the duration.',
+    {
+      command: { type: 'string', description: 'The command line.' },
+      cwd: { type: 'string' },
+      timeoutMs: { type: 'integer', description: 'Timeout in milliseconds.' },
+    },
+    ['command'],
+  ],
 ];
 
 function buildCatalog() {
@@ -76,13 +130,19 @@ function buildCatalog() {
   const gateInput = [];
   const calls = [];
   for (const [name, description, properties, required] of CORE) {
-    tools[name] = tool({ description, inputSchema: jsonSchema({ type: 'object', properties, required }), execute: async () => ({ ok: true }) });
+    tools[name] = tool({
+      description,
+      inputSchema: jsonSchema({ type: 'object', properties, required }),
+      execute: async () => ({ ok: true }),
+    });
   }
   for (let s = 0; s < 5; s++) {
     const server = `server${s + 1}`;
     const names = [];
     for (const t of picked.slice(s * 20, s * 20 + 20)) {
-      const name = discovery.namespaceToolName ? discovery.namespaceToolName(server, t.name) : `${server}__${t.name}`.slice(0, 64);
+      const name = discovery.namespaceToolName
+        ? discovery.namespaceToolName(server, t.name)
+        : `${server}__${t.name}`.slice(0, 64);
       names.push(name);
       tools[name] = tool({
         description: t.description,
@@ -151,7 +211,13 @@ async function runAnthropic(label, { deferred: withDeferral, search, override, m
   let settings;
   let path = 'none';
   if (withDeferral) {
-    const d = defer.createDeferredTools({ tools: cat.tools, decision: cat.decision, model: { provider: 'anthropic', modelId }, override, anthropicToolSearch: search });
+    const d = defer.createDeferredTools({
+      tools: cat.tools,
+      decision: cat.decision,
+      model: { provider: 'anthropic', modelId },
+      override,
+      anthropicToolSearch: search,
+    });
     settings = d.callSettings;
     path = d.path;
   } else settings = { tools: cat.tools };
@@ -162,19 +228,34 @@ async function runAnthropic(label, { deferred: withDeferral, search, override, m
         return {
           content: [
             { type: 'server_tool_use', id: 'srvtoolu_1', name: 'tool_search_tool_bm25', input: { query: 'x' } },
-            toolSearchResultBlock('srvtoolu_1', [target, ...Object.keys(cat.tools).filter((n) => n.startsWith('server4__')).slice(0, 2)]),
+            toolSearchResultBlock('srvtoolu_1', [
+              target,
+              ...Object.keys(cat.tools)
+                .filter((n) => n.startsWith('server4__'))
+                .slice(0, 2),
+            ]),
             { type: 'tool_use', id: 'toolu_1', name: target, input: {} },
           ],
         };
       }
-      return { content: [{ type: 'tool_use', id: 'toolu_0', name: 'tool_search', input: { query: `/^${target}$|^server4__/`, limit: 3 } }] };
+      return {
+        content: [
+          { type: 'tool_use', id: 'toolu_0', name: 'tool_search', input: { query: `/^${target}$|^server4__/`, limit: 3 } },
+        ],
+      };
     }
-    if (index === 1 && withDeferral && search !== 'bm25') return { content: [{ type: 'tool_use', id: 'toolu_1', name: target, input: {} }] };
+    if (index === 1 && withDeferral && search !== 'bm25')
+      return { content: [{ type: 'tool_use', id: 'toolu_1', name: target, input: {} }] };
     return { content: [{ type: 'text', text: 'done' }] };
   };
   const server = await startAnthropicWireServer(script);
   try {
-    await generateText({ model: createAnthropic({ baseURL: server.baseURL, apiKey: 'bench' })(modelId), prompt: 'go', stopWhen: stepCountIs(5), ...settings });
+    await generateText({
+      model: createAnthropic({ baseURL: server.baseURL, apiKey: 'bench' })(modelId),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+      ...settings,
+    });
   } finally {
     await server.close();
   }
@@ -182,16 +263,26 @@ async function runAnthropic(label, { deferred: withDeferral, search, override, m
   const first = anthropicCounts(bodies[0]);
   // After one search: the referenced definitions are loaded (native) or offered (activeTools).
   const referenced = (body) =>
-    (body.messages ?? []).flatMap((m) => (Array.isArray(m.content) ? m.content : [])).flatMap((b) =>
-      b.type === 'tool_result' && Array.isArray(b.content)
-        ? b.content.filter((c) => c.type === 'tool_reference').map((c) => c.tool_name)
-        : b.type === 'tool_search_tool_result'
-          ? b.content.tool_references.map((r) => r.tool_name)
-          : [],
-    );
+    (body.messages ?? [])
+      .flatMap((m) => (Array.isArray(m.content) ? m.content : []))
+      .flatMap((b) =>
+        b.type === 'tool_result' && Array.isArray(b.content)
+          ? b.content.filter((c) => c.type === 'tool_reference').map((c) => c.tool_name)
+          : b.type === 'tool_search_tool_result'
+            ? b.content.tool_references.map((r) => r.tool_name)
+            : [],
+      );
   const afterBody = bodies[1];
   const after = afterBody ? anthropicCounts(afterBody, path === 'anthropic-native' ? referenced(afterBody) : []) : undefined;
-  return { label, api: 'anthropic', path, requests: bodies.length, first, after, stable: bodies.every((b) => JSON.stringify(b.tools) === JSON.stringify(bodies[0].tools)) };
+  return {
+    label,
+    api: 'anthropic',
+    path,
+    requests: bodies.length,
+    first,
+    after,
+    stable: bodies.every((b) => JSON.stringify(b.tools) === JSON.stringify(bodies[0].tools)),
+  };
 }
 
 async function runOpenAI(label, { deferred: withDeferral, override, baseURLThirdParty = false }) {
@@ -214,7 +305,8 @@ async function runOpenAI(label, { deferred: withDeferral, override, baseURLThird
         }
         return { output: [functionCallItem('fc_0', 'call_0', 'tool_search', { query: `/^${target}$|^server4__/`, limit: 3 })] };
       }
-      if (index === 1 && withDeferral && path !== 'openai-native') return { output: [functionCallItem('fc_1', 'call_1', target, {})] };
+      if (index === 1 && withDeferral && path !== 'openai-native')
+        return { output: [functionCallItem('fc_1', 'call_1', target, {})] };
       return { output: [messageItem('msg', 'done')] };
     },
   });
@@ -231,7 +323,12 @@ async function runOpenAI(label, { deferred: withDeferral, override, baseURLThird
     path = d.path;
   } else settings = { tools: cat.tools };
   try {
-    await generateText({ model: createOpenAI({ baseURL: server.baseURL, apiKey: 'bench' }).responses(openaiModel), prompt: 'go', stopWhen: stepCountIs(5), ...settings });
+    await generateText({
+      model: createOpenAI({ baseURL: server.baseURL, apiKey: 'bench' }).responses(openaiModel),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+      ...settings,
+    });
   } finally {
     await server.close();
   }
@@ -240,14 +337,33 @@ async function runOpenAI(label, { deferred: withDeferral, override, baseURLThird
   let after;
   if (bodies[1]) {
     // Hosted search: the loaded definitions are those of the tool_search_output (3 functions).
-    after = openaiCounts(bodies[1], path === 'openai-native' ? Object.keys(cat.tools).filter((n) => n.startsWith('server3__')).slice(0, 3) : []);
+    after = openaiCounts(
+      bodies[1],
+      path === 'openai-native'
+        ? Object.keys(cat.tools)
+            .filter((n) => n.startsWith('server3__'))
+            .slice(0, 3)
+        : [],
+    );
   }
-  return { label, api: 'openai', path, requests: bodies.length, first, after, stable: bodies.every((b) => JSON.stringify(b.tools) === JSON.stringify(bodies[0].tools)) };
+  return {
+    label,
+    api: 'openai',
+    path,
+    requests: bodies.length,
+    first,
+    after,
+    stable: bodies.every((b) => JSON.stringify(b.tools) === JSON.stringify(bodies[0].tools)),
+  };
 }
 
 const runs = [
   await runAnthropic('Anthropic, no deferral (baseline)', { deferred: false }),
-  await runAnthropic('Anthropic native, our tool_search + tool_reference', { deferred: true, search: 'client', override: 'auto' }),
+  await runAnthropic('Anthropic native, our tool_search + tool_reference', {
+    deferred: true,
+    search: 'client',
+    override: 'auto',
+  }),
   await runAnthropic('Anthropic native, server-side BM25', { deferred: true, search: 'bm25', override: 'auto' }),
   await runAnthropic('Anthropic Haiku -> activeTools', { deferred: true, override: 'auto', modelId: 'claude-haiku-4-5' }),
   await runOpenAI('OpenAI Responses, no deferral (baseline)', { deferred: false }),
@@ -280,15 +396,25 @@ function evaluate(q, ranked) {
   };
 }
 const searchRows = [];
-for (const set of readdirSync(dataRoot).filter((d) => existsSync(join(dataRoot, d, 'catalog.json'))).sort()) {
+for (const set of readdirSync(dataRoot)
+  .filter((d) => existsSync(join(dataRoot, d, 'catalog.json')))
+  .sort()) {
   const dir = join(dataRoot, set);
-  const baseline = JSON.parse(execFileSync(process.execPath, [join(dataRoot, 'bm25-baseline.mjs'), dir, '--json'], { encoding: 'utf8', maxBuffer: 1 << 26 }));
+  const baseline = JSON.parse(
+    execFileSync(process.execPath, [join(dataRoot, 'bm25-baseline.mjs'), dir, '--json'], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    }),
+  );
   const catalog = JSON.parse(readFileSync(join(dir, 'catalog.json'), 'utf8'));
   const queries = JSON.parse(readFileSync(join(dir, 'queries.json'), 'utf8'));
   const index = discovery.createToolIndex(catalog);
   const sums = {};
   for (const q of queries) {
-    const m = evaluate(q, index.search(q.query, { limit: KMAX }).map((h) => h.name));
+    const m = evaluate(
+      q,
+      index.search(q.query, { limit: KMAX }).map((h) => h.name),
+    );
     for (const [k, v] of Object.entries(m)) sums[k] = (sums[k] ?? 0) + v;
   }
   const ours = Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / queries.length]));
@@ -304,7 +430,15 @@ if (asJson) {
   console.log('Tool-definition tokens per request (tiktoken o200k_base), 7 core tools + 5 MCP servers x 20 tools');
   console.log('(request bodies captured at loopback servers; "context" = definitions the model is given)\n');
   console.log(
-    'run'.padEnd(52) + 'path'.padEnd(18) + 'offered'.padStart(8) + 'wire'.padStart(8) + 'context'.padStart(9) + '  cut vs baseline' + '   after 1 search' + '  requests' + '  same tools every step',
+    'run'.padEnd(52) +
+      'path'.padEnd(18) +
+      'offered'.padStart(8) +
+      'wire'.padStart(8) +
+      'context'.padStart(9) +
+      '  cut vs baseline' +
+      '   after 1 search' +
+      '  requests' +
+      '  same tools every step',
   );
   for (const r of runs) {
     const b = base[r.api];
@@ -328,13 +462,20 @@ if (asJson) {
       '\nrequests: model calls for "search, call the found tool, answer" (a server-side search saves one).',
   );
   console.log('\nAnthropic search choice: our engine (createToolIndex) vs plain BM25 (stand-in for Anthropic server-side BM25)');
-  console.log('set'.padEnd(16) + 'tools'.padStart(6) + '  ' + ['Recall@1', 'Recall@5', 'NDCG@5', 'Hit@1'].map((m) => `${m} bm25/ours`.padStart(22)).join(''));
+  console.log(
+    'set'.padEnd(16) +
+      'tools'.padStart(6) +
+      '  ' +
+      ['Recall@1', 'Recall@5', 'NDCG@5', 'Hit@1'].map((m) => `${m} bm25/ours`.padStart(22)).join(''),
+  );
   for (const row of searchRows) {
     console.log(
       row.set.padEnd(16) +
         String(row.tools).padStart(6) +
         '  ' +
-        ['Recall@1', 'Recall@5', 'NDCG@5', 'Hit@1'].map((m) => `${row.bm25[m].toFixed(3)} / ${row.ours[m].toFixed(3)}`.padStart(22)).join(''),
+        ['Recall@1', 'Recall@5', 'NDCG@5', 'Hit@1']
+          .map((m) => `${row.bm25[m].toFixed(3)} / ${row.ours[m].toFixed(3)}`.padStart(22))
+          .join(''),
     );
   }
 }

@@ -59,7 +59,13 @@ for (const [name, config] of modes) {
   }
   const b = median(base);
   const m = median(mine);
-  rows.push({ mode: name, 'exec(true) ms': m.toFixed(1), 'raw spawn ms': b.toFixed(1), ratio: `${(m / b).toFixed(2)}x`, 'added ms': (m - b).toFixed(1) });
+  rows.push({
+    mode: name,
+    'exec(true) ms': m.toFixed(1),
+    'raw spawn ms': b.toFixed(1),
+    ratio: `${(m / b).toFixed(2)}x`,
+    'added ms': (m - b).toFixed(1),
+  });
 }
 console.log(`exec-overhead: median of ${runs} runs, workspace of ${entries} files with a git repository`);
 console.table(rows);

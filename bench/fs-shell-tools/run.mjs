@@ -42,7 +42,14 @@ if (childAt >= 0) {
     } else if (mode === 'after') {
       const set = await resolveToolSet({ configs: [createFilesystemToolConfig()], services: { sandbox: box } });
       const edit = set.tools.find((t) => t.definition.name === 'edit_file').definition;
-      const ctx = { toolCallId: 'bench', signal: new AbortController().signal, taskId: undefined, services: { sandbox: box }, emitOutput: () => undefined, heartbeat: () => undefined };
+      const ctx = {
+        toolCallId: 'bench',
+        signal: new AbortController().signal,
+        taskId: undefined,
+        services: { sandbox: box },
+        emitOutput: () => undefined,
+        heartbeat: () => undefined,
+      };
       await edit.execute({ path: file, old_text: 'line 1 ', new_text: 'line one ' }, ctx);
     }
   } catch (error) {
@@ -75,7 +82,9 @@ const toolsOf = async (config) => {
 };
 const shell = await toolsOf(createShellToolConfig());
 
-const lines = Array.from({ length: 20_000 }, (_, i) => (i % 50 === 0 ? `func f${i}() {` : `\tvalue${i} := compute(${i}) // line ${i}`));
+const lines = Array.from({ length: 20_000 }, (_, i) =>
+  i % 50 === 0 ? `func f${i}() {` : `\tvalue${i} := compute(${i}) // line ${i}`,
+);
 const original = `${lines.join('\n')}\n`;
 
 // `setup` runs untimed before each timed call (restoring the file, a fresh run's tools).
@@ -94,11 +103,13 @@ async function measure(name, baseline, tool, setup = async () => undefined) {
   }
   const b = median(base);
   const m = median(mine);
-  console.log(`${name.padEnd(14)} baseline ${b.toFixed(1).padStart(8)} ms   tool ${m.toFixed(1).padStart(8)} ms   ratio ${(m / b).toFixed(2)}x`);
+  console.log(
+    `${name.padEnd(14)} baseline ${b.toFixed(1).padStart(8)} ms   tool ${m.toFixed(1).padStart(8)} ms   ratio ${(m / b).toFixed(2)}x`,
+  );
 }
 
 try {
-  const command = "yes 0123456789 | head -c 5000000";
+  const command = 'yes 0123456789 | head -c 5000000';
   await measure(
     'execute-5mb',
     () => sandbox.exec(command),
@@ -122,17 +133,30 @@ try {
       await sandbox.editFile('big.go', { oldText: `\tvalue${101 + i} := compute(${101 + i})`, newText: '\tchanged := 1' });
     },
     async (i, fsTools) => {
-      await fsTools.edit_file.execute({ path: 'big.go', old_text: `\tvalue${101 + i} := compute(${101 + i})`, new_text: '\tchanged := 1' }, context());
+      await fsTools.edit_file.execute(
+        { path: 'big.go', old_text: `\tvalue${101 + i} := compute(${101 + i})`, new_text: '\tchanged := 1' },
+        context(),
+      );
     },
     fresh,
   );
   await measure(
     'edit-tolerant',
     async (i) => {
-      await sandbox.editFile('big.go', { oldText: `\tvalue${201 + i} := compute(${201 + i}) // line ${201 + i}`, newText: '\tchanged := 1' });
+      await sandbox.editFile('big.go', {
+        oldText: `\tvalue${201 + i} := compute(${201 + i}) // line ${201 + i}`,
+        newText: '\tchanged := 1',
+      });
     },
     async (i, fsTools) => {
-      await fsTools.edit_file.execute({ path: 'big.go', old_text: `    value${201 + i} := compute(${201 + i}) // line ${201 + i}`, new_text: '    changed := 1' }, context());
+      await fsTools.edit_file.execute(
+        {
+          path: 'big.go',
+          old_text: `    value${201 + i} := compute(${201 + i}) // line ${201 + i}`,
+          new_text: '    changed := 1',
+        },
+        context(),
+      );
     },
     fresh,
   );
@@ -160,7 +184,10 @@ try {
   await handle.close();
   const self = fileURLToPath(import.meta.url);
   const child = (mode) => {
-    const run = spawnSync(process.execPath, [self, '--rss-child', mode, root, 'over-limit.log'], { encoding: 'utf8', maxBuffer: 1024 * 1024 });
+    const run = spawnSync(process.execPath, [self, '--rss-child', mode, root, 'over-limit.log'], {
+      encoding: 'utf8',
+      maxBuffer: 1024 * 1024,
+    });
     const line = run.stdout.trim().split('\n').at(-1) ?? '';
     try {
       return JSON.parse(line);
@@ -172,7 +199,9 @@ try {
   const before = child('before');
   const after = child('after');
   const mb = (kb) => `${(kb / 1024).toFixed(0)} MB`;
-  console.log(`edit-over-limit (${editMb} MB file)  idle ${mb(idle.maxRssKb)}   before (whole-file read) ${mb(before.maxRssKb)}, ratio ${(before.maxRssKb / idle.maxRssKb).toFixed(2)}x   after (edit_file) ${mb(after.maxRssKb)}, ratio ${(after.maxRssKb / idle.maxRssKb).toFixed(2)}x`);
+  console.log(
+    `edit-over-limit (${editMb} MB file)  idle ${mb(idle.maxRssKb)}   before (whole-file read) ${mb(before.maxRssKb)}, ratio ${(before.maxRssKb / idle.maxRssKb).toFixed(2)}x   after (edit_file) ${mb(after.maxRssKb)}, ratio ${(after.maxRssKb / idle.maxRssKb).toFixed(2)}x`,
+  );
   console.log(`  before: ${before.outcome}`);
   console.log(`  after:  ${after.outcome}`);
 } finally {

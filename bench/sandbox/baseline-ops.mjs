@@ -17,7 +17,9 @@ export async function resolvePath(rootReal, input) {
   const start = resolve(rootReal, input === '' ? '.' : input);
   if (!isInside(rootReal, start)) throw new Error('outside');
   const walk = async (absInside, hops) => {
-    const parts = relative(rootReal, absInside).split(sep).filter((p) => p !== '' && p !== '.');
+    const parts = relative(rootReal, absInside)
+      .split(sep)
+      .filter((p) => p !== '' && p !== '.');
     let cur = rootReal;
     for (let i = 0; i < parts.length; i++) {
       const next = join(cur, parts[i]);
@@ -97,7 +99,8 @@ export async function glob(rootReal, path, regex, skipNodeModules = true) {
     for (const e of names) {
       const rel = dir.rel === '' ? e.name : `${dir.rel}/${e.name}`;
       if (e.dir) {
-        if (e.name !== '.git' && !(skipNodeModules && e.name === 'node_modules')) subdirs.push({ abs: join(dir.abs, e.name), rel });
+        if (e.name !== '.git' && !(skipNodeModules && e.name === 'node_modules'))
+          subdirs.push({ abs: join(dir.abs, e.name), rel });
       } else if (regex.test(rel)) files.push(rel);
     }
     for (let k = subdirs.length - 1; k >= 0; k--) stack.push(subdirs[k]);

@@ -60,7 +60,9 @@ function rawRg(args, cwd) {
 }
 
 try {
-  console.log(`# sandbox benchmark (${new Date().toISOString()}, node ${process.version}, ${spawnSync('rg', ['--version']).stdout.toString().split('\n')[0]})\n`);
+  console.log(
+    `# sandbox benchmark (${new Date().toISOString()}, node ${process.version}, ${spawnSync('rg', ['--version']).stdout.toString().split('\n')[0]})\n`,
+  );
 
   // 0. Held-descriptor operations vs the string-path baseline, alternating run by run so load
   // changes hit both alike. Small operations are timed in batches; the median batch counts.
@@ -123,14 +125,26 @@ try {
     const du = Number(execFileSync('du', ['-sb', tree], { encoding: 'utf8' }).split('\t')[0]);
     const sandbox = await createNodeSandbox({ type: 'node', root: work, isolation: 'off', searchTimeoutMs: 600_000 });
     const pattern = 'createHash\\(';
-    const rgArgs = ['--no-config', '--null', '--line-number', '--with-filename', '--no-heading', '--color=never', '--', pattern, 'tree'];
+    const rgArgs = [
+      '--no-config',
+      '--null',
+      '--line-number',
+      '--with-filename',
+      '--no-heading',
+      '--color=never',
+      '--',
+      pattern,
+      'tree',
+    ];
     await rawRg(rgArgs, work); // warm the page cache
     let matches = 0;
     const ours = [];
     const raw = [];
     for (let i = 0; i < 5; i++) {
       raw.push(await timeIt(() => rawRg(rgArgs, work)));
-      ours.push(await timeIt(async () => (matches = (await sandbox.grep(pattern, { path: 'tree', limit: 1_000_000 })).matches.length)));
+      ours.push(
+        await timeIt(async () => (matches = (await sandbox.grep(pattern, { path: 'tree', limit: 1_000_000 })).matches.length)),
+      );
     }
     const o = median(ours);
     const r = median(raw);
@@ -146,7 +160,12 @@ try {
     let globbed = 0;
     const globRegex = /(^|\/)node_modules\/(.*\/)?[^/]*\.js$/;
     for (let i = 0; i < 5; i++) {
-      globOurs.push(await timeIt(async () => (globbed = (await sandbox.glob('**/node_modules/**/*.js', { path: 'tree', limit: 10_000_000 })).files.length)));
+      globOurs.push(
+        await timeIt(
+          async () =>
+            (globbed = (await sandbox.glob('**/node_modules/**/*.js', { path: 'tree', limit: 10_000_000 })).files.length),
+        ),
+      );
       globBase.push(await timeIt(() => baseline.glob(work, 'tree', globRegex, false)));
     }
     const entries = Number(execFileSync('bash', ['-c', `find ${JSON.stringify(tree)} | wc -l`], { encoding: 'utf8' }).trim());
@@ -180,7 +199,10 @@ try {
       const ms = performance.now() - t;
       console.log(JSON.stringify({ hwm: await ${HWM}, ms, lines: r.endLine - r.startLine + 1, total: r.totalLines }));`);
     const sedMs = await timeIt(
-      () => new Promise((res) => spawn('sed', ['-n', `${offset},${offset + 1999}p`, file], { stdio: ['ignore', 'ignore', 'ignore'] }).on('close', res)),
+      () =>
+        new Promise((res) =>
+          spawn('sed', ['-n', `${offset},${offset + 1999}p`, file], { stdio: ['ignore', 'ignore', 'ignore'] }).on('close', res),
+        ),
     );
     row(
       `readFile window (lines ${offset}-${offset + read.lines - 1} of ${read.total}) from a 1 GB file`,
@@ -229,7 +251,8 @@ try {
   // 4. Spawn overhead vs raw child_process.spawn of the same `bash -c true`.
   if (sections.has('spawn')) {
     const N = 40;
-    const rawSpawn = () => new Promise((res) => spawn('bash', ['-c', 'true'], { stdio: ['ignore', 'pipe', 'pipe'] }).on('close', res));
+    const rawSpawn = () =>
+      new Promise((res) => spawn('bash', ['-c', 'true'], { stdio: ['ignore', 'pipe', 'pipe'] }).on('close', res));
     const off = await createNodeSandbox({ type: 'node', root: work, isolation: 'off' });
     const bw = await createNodeSandbox({ type: 'node', root: work, isolation: 'required' });
     await rawSpawn();
@@ -242,8 +265,18 @@ try {
       samples.bw.push(await timeIt(() => bw.exec('true')));
     }
     const r = median(samples.raw);
-    row(`exec("true") unconfined, median of ${N}`, `${fmt(median(samples.off), 2)} ms`, `raw spawn ${fmt(r, 2)} ms`, `+${fmt(median(samples.off) - r, 2)} ms`);
-    row(`exec("true") under bubblewrap, median of ${N}`, `${fmt(median(samples.bw), 2)} ms`, `raw spawn ${fmt(r, 2)} ms`, `+${fmt(median(samples.bw) - r, 2)} ms`);
+    row(
+      `exec("true") unconfined, median of ${N}`,
+      `${fmt(median(samples.off), 2)} ms`,
+      `raw spawn ${fmt(r, 2)} ms`,
+      `+${fmt(median(samples.off) - r, 2)} ms`,
+    );
+    row(
+      `exec("true") under bubblewrap, median of ${N}`,
+      `${fmt(median(samples.bw), 2)} ms`,
+      `raw spawn ${fmt(r, 2)} ms`,
+      `+${fmt(median(samples.bw) - r, 2)} ms`,
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -1,6 +1,44 @@
 // The tool catalogue of bench/scale's fixture servers: deterministic, real-shaped.
-const VERBS = ['create', 'list', 'get', 'update', 'delete', 'search', 'archive', 'export', 'import', 'sync', 'assign', 'close', 'reopen', 'publish', 'approve', 'schedule'];
-const NOUNS = ['invoice', 'customer', 'ticket', 'deployment', 'dashboard', 'contact', 'order', 'shipment', 'campaign', 'report', 'webhook', 'calendar_event', 'repository', 'payment', 'subscription', 'alert', 'document', 'user', 'team', 'project'];
+const VERBS = [
+  'create',
+  'list',
+  'get',
+  'update',
+  'delete',
+  'search',
+  'archive',
+  'export',
+  'import',
+  'sync',
+  'assign',
+  'close',
+  'reopen',
+  'publish',
+  'approve',
+  'schedule',
+];
+const NOUNS = [
+  'invoice',
+  'customer',
+  'ticket',
+  'deployment',
+  'dashboard',
+  'contact',
+  'order',
+  'shipment',
+  'campaign',
+  'report',
+  'webhook',
+  'calendar_event',
+  'repository',
+  'payment',
+  'subscription',
+  'alert',
+  'document',
+  'user',
+  'team',
+  'project',
+];
 const FIELDS = [
   ['id', 'string', 'The identifier of the {noun}.'],
   ['title', 'string', 'A short title for the {noun}.'],
@@ -22,7 +60,11 @@ export function fixtureTool(service, k) {
   const n = 3 + (k % 3);
   for (let i = 0; i < n; i++) {
     const [field, type, text] = FIELDS[(k + i) % FIELDS.length];
-    properties[field] = { type, description: text.replaceAll('{noun}', readable), ...(type === 'array' ? { items: { type: 'string' } } : {}) };
+    properties[field] = {
+      type,
+      description: text.replaceAll('{noun}', readable),
+      ...(type === 'array' ? { items: { type: 'string' } } : {}),
+    };
   }
   return {
     name,

@@ -26,7 +26,12 @@ import { fixtureTool } from './catalog.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../..');
-const args = Object.fromEntries(process.argv.slice(2).map((a) => { const [k, v] = a.replace(/^--/, '').split('='); return [k, v ?? true]; }));
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, '').split('=');
+    return [k, v ?? true];
+  }),
+);
 const SERVICES = ['crm', 'billing', 'devops', 'support', 'analytics', 'storage', 'mail', 'calendar'];
 const SERVERS_FOR = { 100: 2, 1000: 4, 10000: 8 };
 
@@ -39,7 +44,9 @@ function parent() {
     console.error(`missing ${dist}: run \`pnpm build\` first`);
     process.exit(1);
   }
-  const sizes = String(args.sizes ?? '100,1000,10000').split(',').map(Number);
+  const sizes = String(args.sizes ?? '100,1000,10000')
+    .split(',')
+    .map(Number);
   const runs = Number(args.runs ?? 3);
   const results = [];
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -48,7 +55,11 @@ function parent() {
     // what is compared (a shared machine adds noise to any single step).
     const each = [];
     for (let r = 0; r < runs; r++) {
-      const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', `--size=${size}`], { cwd: repoRoot, encoding: 'utf8', maxBuffer: 64 << 20 });
+      const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', `--size=${size}`], {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        maxBuffer: 64 << 20,
+      });
       each.push(JSON.parse(out.trim().split('\n').at(-1)));
     }
     results.push({
@@ -76,9 +87,17 @@ function parent() {
   const base = results.find((r) => r.size === 100) ?? results[0];
   const ms = (v) => v.toFixed(2);
   const x = (v, b) => `${(v / b).toFixed(2)}×`;
-  console.log(`load average: ${loadavg().map((l) => l.toFixed(1)).join(' ')} on ${cpus().length} cores; ${base.runs} run(s) per size, medians of run medians; steps 1-9 (step 0 = first search, one-time warm-up)`);
+  console.log(
+    `load average: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(
+        ' ',
+      )} on ${cpus().length} cores; ${base.runs} run(s) per size, medians of run medians; steps 1-9 (step 0 = first search, one-time warm-up)`,
+  );
   console.log('');
-  console.log('deferred tools | servers | start-up ms | step overhead, wall: all / search / call ms | × 100 (all) | step CPU: all / search / call ms | × 100 (all) | engine query p50 ms | first step ms | heap MB | heap MB / 1,000 tools | calls ok');
+  console.log(
+    'deferred tools | servers | start-up ms | step overhead, wall: all / search / call ms | × 100 (all) | step CPU: all / search / call ms | × 100 (all) | engine query p50 ms | first step ms | heap MB | heap MB / 1,000 tools | calls ok',
+  );
   console.log('---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:');
   for (const r of results) {
     console.log(
@@ -100,9 +119,16 @@ function parent() {
   }
   const big = results.find((r) => r.size === 10000);
   if (big && base) {
-    for (const [what, key] of [['wall', 'medianMs'], ['CPU', 'cpuMedianMs'], ['call-step CPU', 'callCpuMedianMs'], ['search-step CPU', 'searchCpuMedianMs']]) {
+    for (const [what, key] of [
+      ['wall', 'medianMs'],
+      ['CPU', 'cpuMedianMs'],
+      ['call-step CPU', 'callCpuMedianMs'],
+      ['search-step CPU', 'searchCpuMedianMs'],
+    ]) {
       const ratio = big[key] / base[key];
-      console.log(`target (${what}): 10,000 within 2× of 100 (${ratio.toFixed(2)}×) and under 5 ms (${big[key].toFixed(2)} ms): ${ratio <= 2 && big[key] < 5 ? 'met' : 'NOT met'}`);
+      console.log(
+        `target (${what}): 10,000 within 2× of 100 (${ratio.toFixed(2)}×) and under 5 ms (${big[key].toFixed(2)} ms): ${ratio <= 2 && big[key] < 5 ? 'met' : 'NOT met'}`,
+      );
     }
   }
 }
@@ -117,7 +143,10 @@ async function child(size) {
   const perServer = Math.floor(size / serverCount);
   const services = SERVICES.slice(0, serverCount);
   const mcpServers = Object.fromEntries(
-    services.map((s) => [s, { command: process.execPath, args: [join(here, 'fixture-server.mjs'), `--tools=${perServer}`, `--service=${s}`] }]),
+    services.map((s) => [
+      s,
+      { command: process.execPath, args: [join(here, 'fixture-server.mjs'), `--tools=${perServer}`, `--service=${s}`] },
+    ]),
   );
 
   // 5 targets spread over servers and catalogue depth; each is searched by words of its description.
@@ -190,7 +219,14 @@ async function child(size) {
     await session.post('Profiler.start');
   }
   try {
-    await generateText({ model, system: composed.system, prompt: 'Do the five things.', ...composed.callSettings, stopWhen: stepCountIs(20), maxRetries: 0 });
+    await generateText({
+      model,
+      system: composed.system,
+      prompt: 'Do the five things.',
+      ...composed.callSettings,
+      stopWhen: stepCountIs(20),
+      maxRetries: 0,
+    });
   } finally {
     if (session) {
       const { profile } = await session.post('Profiler.stop');
@@ -205,10 +241,14 @@ async function child(size) {
   // The search engine alone (createToolIndex over the same catalogue, the same 5 queries): how much
   // of a search step is the engine's query time, which grows with the catalogue by design.
   const { createToolIndex } = await import(pathToFileURL(join(repoRoot, 'packages/discovery/dist/index.js')).href);
-  const index = createToolIndex(services.flatMap((svc) => Array.from({ length: perServer }, (_, k) => {
-    const t = fixtureTool(svc, k);
-    return { name: `${svc}__${t.name}`, description: t.description, inputSchema: t.inputSchema, server: svc };
-  })));
+  const index = createToolIndex(
+    services.flatMap((svc) =>
+      Array.from({ length: perServer }, (_, k) => {
+        const t = fixtureTool(svc, k);
+        return { name: `${svc}__${t.name}`, description: t.description, inputSchema: t.inputSchema, server: svc };
+      }),
+    ),
+  );
   const queryTimes = [];
   for (let rep = 0; rep < 20; rep++) {
     for (const t of targets) {
@@ -257,7 +297,9 @@ async function child(size) {
       engineQueryP50Ms: queryTimes[Math.floor(queryTimes.length / 2)],
       calls: callIds.length,
       callsOk: callIds.filter((id) => results.get(id) && !results.get(id).error).length,
-      failures: callIds.filter((id) => !results.get(id) || results.get(id).error).map((id) => results.get(id)?.error?.message ?? `${id}: no result`),
+      failures: callIds
+        .filter((id) => !results.get(id) || results.get(id).error)
+        .map((id) => results.get(id)?.error?.message ?? `${id}: no result`),
     }),
   );
 }

@@ -23,7 +23,12 @@ export function findDataRoot() {
 /** Every sub-folder of dataRoot with catalog.json and queries.json, sorted, optionally filtered. */
 export function loadSets(dataRoot, only) {
   const names = readdirSync(dataRoot, { withFileTypes: true })
-    .filter((e) => e.isDirectory() && existsSync(join(dataRoot, e.name, 'catalog.json')) && existsSync(join(dataRoot, e.name, 'queries.json')))
+    .filter(
+      (e) =>
+        e.isDirectory() &&
+        existsSync(join(dataRoot, e.name, 'catalog.json')) &&
+        existsSync(join(dataRoot, e.name, 'queries.json')),
+    )
     .map((e) => e.name)
     .filter((n) => !only || only.includes(n))
     .sort();
@@ -59,7 +64,8 @@ export async function loadEngine(dist = false, ref = undefined) {
   const files = ref
     ? git('ls-tree', '--name-only', `${ref}:packages/discovery/src/search/`).split('\n').filter(Boolean)
     : readdirSync(srcDir);
-  const read = (file) => (ref ? git('show', `${ref}:packages/discovery/src/search/${file}`) : readFileSync(join(srcDir, file), 'utf8'));
+  const read = (file) =>
+    ref ? git('show', `${ref}:packages/discovery/src/search/${file}`) : readFileSync(join(srcDir, file), 'utf8');
   for (const file of files) {
     if (!file.endsWith('.ts') || file.endsWith('.test.ts')) continue;
     const out = ts.transpileModule(read(file), {

@@ -45,7 +45,12 @@ function runEngine(engine, catalog, queries) {
     const s = performance.now();
     const hits = index.search(q.query, { limit: KMAX });
     lat.push(performance.now() - s);
-    per.push(evaluate(q, hits.map((h) => h.name)));
+    per.push(
+      evaluate(
+        q,
+        hits.map((h) => h.name),
+      ),
+    );
   }
   // Noise-robust latency too: each query's fastest of 3 more runs (a shared machine deschedules us).
   const best = lat.slice();
@@ -59,13 +64,29 @@ function runEngine(engine, catalog, queries) {
   lat.sort((a, b) => a - b);
   best.sort((a, b) => a - b);
   const agg = aggregate(queries, per);
-  return { metrics: agg.all, groups: agg.groups, p50: pct(lat, 0.5), p95: pct(lat, 0.95), buildMs, minOf4: { p50: pct(best, 0.5), p95: pct(best, 0.95) } };
+  return {
+    metrics: agg.all,
+    groups: agg.groups,
+    p50: pct(lat, 0.5),
+    p95: pct(lat, 0.95),
+    buildMs,
+    minOf4: { p50: pct(best, 0.5), p95: pct(best, 0.95) },
+  };
 }
 
 function runBaseline(dir) {
-  const out = execFileSync(process.execPath, [baselineScript, dir, '--json', '--by-group'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const out = execFileSync(process.execPath, [baselineScript, dir, '--json', '--by-group'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   const r = JSON.parse(out);
-  return { metrics: r.metrics, groups: r.by_group ?? {}, p50: r.latency_ms.p50, p95: r.latency_ms.p95, buildMs: r.latency_ms.index_build };
+  return {
+    metrics: r.metrics,
+    groups: r.by_group ?? {},
+    p50: r.latency_ms.p50,
+    p95: r.latency_ms.p95,
+    buildMs: r.latency_ms.index_build,
+  };
 }
 
 // 10,000 tools: every real tool of every set (names made unique per set), then replicas of them under
@@ -76,7 +97,8 @@ function scaleCorpus(sets) {
   for (const { name: set, catalog: c, queries: qs } of sets) {
     const rename = (n) => `${set}__${n}`;
     for (const tool of c) catalog.push({ ...tool, name: rename(tool.name), server: `${set}/${tool.server}` });
-    for (const q of qs) queries.push({ ...q, group: undefined, gold: q.gold.map(rename), gold_any: q.gold_any?.map((a) => a.map(rename)) });
+    for (const q of qs)
+      queries.push({ ...q, group: undefined, gold: q.gold.map(rename), gold_any: q.gold_any?.map((a) => a.map(rename)) });
   }
   const real = catalog.length;
   for (let i = 0; catalog.length < SCALE_TOOLS; i++) {
@@ -120,7 +142,9 @@ function hashedBagOfWords() {
   const dims = 256;
   const embed = (text) => {
     const v = new Array(dims).fill(0);
-    for (const w of String(text).toLowerCase().match(/[a-z0-9]+/g) ?? []) {
+    for (const w of String(text)
+      .toLowerCase()
+      .match(/[a-z0-9]+/g) ?? []) {
       const h = fnv(w);
       v[h % dims] += (h >>> 16) & 1 ? 1 : -1;
     }
@@ -159,11 +183,23 @@ async function runFusion(engine, catalog, queries, model, cacheDir) {
     const s = performance.now();
     const hits = await index.searchAsync(q.query, { limit: KMAX });
     lat.push(performance.now() - s);
-    per.push(evaluate(q, hits.map((h) => h.name)));
+    per.push(
+      evaluate(
+        q,
+        hits.map((h) => h.name),
+      ),
+    );
   }
   lat.sort((a, b) => a - b);
   const agg = aggregate(queries, per);
-  return { metrics: agg.all, groups: agg.groups, p50: pct(lat, 0.5), p95: pct(lat, 0.95), buildMs: readyMs, warnings: warnings.length };
+  return {
+    metrics: agg.all,
+    groups: agg.groups,
+    p50: pct(lat, 0.5),
+    p95: pct(lat, 0.95),
+    buildMs: readyMs,
+    warnings: warnings.length,
+  };
 }
 
 // ---- printing ----
@@ -172,7 +208,9 @@ const fmt = (x, d = 3) => (x === undefined ? '-' : x.toFixed(d));
 const signed = (x) => (x >= 0 ? '+' : '') + fmt(x);
 function printHeader(title) {
   console.log(`\n${title}`);
-  console.log(`  ${''.padEnd(22)} ${METRICS.map((m) => m.padStart(8)).join(' ')}  ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'build ms'.padStart(9)}`);
+  console.log(
+    `  ${''.padEnd(22)} ${METRICS.map((m) => m.padStart(8)).join(' ')}  ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'build ms'.padStart(9)}`,
+  );
 }
 function printRow(label, r) {
   console.log(
@@ -203,7 +241,9 @@ async function main() {
   console.log(`tool_search engine vs plain BM25 — data ${dataRoot}; engine from ${report.engine}; top ${KMAX} retrieved`);
   const load = loadavg()[0];
   report.loadAverage = load;
-  console.log(`machine: ${cpus().length} cores, load average ${load.toFixed(2)} at start${load > cpus().length ? ' (busy: latencies are inflated, compare ratios)' : ''}`);
+  console.log(
+    `machine: ${cpus().length} cores, load average ${load.toFixed(2)} at start${load > cpus().length ? ' (busy: latencies are inflated, compare ratios)' : ''}`,
+  );
   const fusion = !has('--no-fusion');
   const real = fusion ? await realModel() : undefined;
   const cacheDir = mkdtempSync(join(tmpdir(), 'aibuddy-tool-search-embeddings-'));
@@ -213,7 +253,13 @@ async function main() {
     const mine = runEngine(engine, set.catalog, set.queries);
     const base = runBaseline(set.dir);
     const groups = groupDeltas(mine, base);
-    const entry = { tools: set.catalog.length, queries: set.queries.length, engine: { ...mine, groups: Object.fromEntries(mine.groups) }, baseline: base, groupDeltas: groups };
+    const entry = {
+      tools: set.catalog.length,
+      queries: set.queries.length,
+      engine: { ...mine, groups: Object.fromEntries(mine.groups) },
+      baseline: base,
+      groupDeltas: groups,
+    };
     report.sets[set.name] = entry;
     printHeader(`${set.name}: ${set.catalog.length} tools, ${set.queries.length} queries`);
     printRow('engine (lexical)', mine);
@@ -228,7 +274,9 @@ async function main() {
       console.log(`  ref latency, fastest of 4 runs per query: p50 ${fmt(ref.minOf4.p50)} ms, p95 ${fmt(ref.minOf4.p95)} ms`);
     }
     if (groups.length > 1) {
-      console.log(`  NDCG@5 Δ per group (worst first): ${groups.map((g) => `${g.group} (n=${g.n}) ${signed(g.delta)}`).join(', ')}`);
+      console.log(
+        `  NDCG@5 Δ per group (worst first): ${groups.map((g) => `${g.group} (n=${g.n}) ${signed(g.delta)}`).join(', ')}`,
+      );
     }
     const row = { set: set.name, delta: mine.metrics['NDCG@5'] - base.metrics['NDCG@5'], worstGroup: groups[0] };
     if (fusion) {
@@ -247,7 +295,10 @@ async function main() {
           printRow(`fusion ${real.modelId}`.slice(0, 22), sem);
           printDelta('Δ fusion − bm25', sem, base);
           const sg = groupDeltas(sem, base);
-          if (sg.length > 1) console.log(`  fusion NDCG@5 Δ per group (worst first): ${sg.map((g) => `${g.group} ${signed(g.delta)}`).join(', ')}`);
+          if (sg.length > 1)
+            console.log(
+              `  fusion NDCG@5 Δ per group (worst first): ${sg.map((g) => `${g.group} ${signed(g.delta)}`).join(', ')}`,
+            );
           row.fusionDelta = sem.metrics['NDCG@5'] - base.metrics['NDCG@5'];
         }
       }
@@ -268,7 +319,13 @@ async function main() {
       rmSync(dir, { recursive: true, force: true });
     }
     const warm = warmBuild(engine, catalog, queries);
-    report.scale = { tools: catalog.length, queries: queries.length, engine: { ...mine, groups: undefined }, warm, baseline: base };
+    report.scale = {
+      tools: catalog.length,
+      queries: queries.length,
+      engine: { ...mine, groups: undefined },
+      warm,
+      baseline: base,
+    };
     let ref;
     let refWarm;
     if (reference) {
@@ -279,31 +336,43 @@ async function main() {
       const refAgain = warmBuild(reference, catalog, queries);
       report.scale.reference = { ...ref, groups: undefined, warm: refWarm, warmAgain: refAgain };
       report.scale.warmAgain = again;
-      console.log(`\n  side by side, warm build CPU (median of 5), engine / ref: ${fmt(warm.cpu, 1)} / ${fmt(refWarm.cpu, 1)} ms, then ${fmt(again.cpu, 1)} / ${fmt(refAgain.cpu, 1)} ms`);
+      console.log(
+        `\n  side by side, warm build CPU (median of 5), engine / ref: ${fmt(warm.cpu, 1)} / ${fmt(refWarm.cpu, 1)} ms, then ${fmt(again.cpu, 1)} / ${fmt(refAgain.cpu, 1)} ms`,
+      );
     }
     printHeader(`scale: ${catalog.length} tools (all sets + replicas), ${queries.length} queries`);
     printRow('engine (lexical)', mine);
     printRow('bm25', base);
     console.log(`  engine latency, fastest of 4 runs per query: p50 ${fmt(mine.minOf4.p50)} ms, p95 ${fmt(mine.minOf4.p95)} ms`);
-    console.log(`  engine index build: first ${fmt(mine.buildMs, 1)} ms (cold JIT); warm, median of 5: ${fmt(warm.wall, 1)} ms wall, ${fmt(warm.cpu, 1)} ms CPU`);
+    console.log(
+      `  engine index build: first ${fmt(mine.buildMs, 1)} ms (cold JIT); warm, median of 5: ${fmt(warm.wall, 1)} ms wall, ${fmt(warm.cpu, 1)} ms CPU`,
+    );
     console.log(`  first query with unknown words on a fresh index (builds the typo table): ${fmt(warm.firstTypoQueryMs, 1)} ms`);
     if (ref) {
       printRow(`ref ${refName}`.slice(0, 22), ref);
-      console.log(`  ref latency, fastest of 4 runs per query: p50 ${fmt(ref.minOf4.p50)} ms, p95 ${fmt(ref.minOf4.p95)} ms; warm build ${fmt(refWarm.wall, 1)} ms wall, ${fmt(refWarm.cpu, 1)} ms CPU`);
+      console.log(
+        `  ref latency, fastest of 4 runs per query: p50 ${fmt(ref.minOf4.p50)} ms, p95 ${fmt(ref.minOf4.p95)} ms; warm build ${fmt(refWarm.wall, 1)} ms wall, ${fmt(refWarm.cpu, 1)} ms CPU`,
+      );
     }
   }
   console.log('\nSummary: NDCG@5 Δ vs BM25 (target ≥ +0.05) and worst query group Δ (target ≥ −0.02)');
   for (const r of summary) {
     const worst = r.worstGroup ? `${signed(r.worstGroup.delta)} (${r.worstGroup.group})` : 'one group';
-    console.log(`  ${r.set.padEnd(28)} ${signed(r.delta)}  worst group ${worst}${r.fusionDelta !== undefined ? `  fusion ${signed(r.fusionDelta)}` : ''}`);
+    console.log(
+      `  ${r.set.padEnd(28)} ${signed(r.delta)}  worst group ${worst}${r.fusionDelta !== undefined ? `  fusion ${signed(r.fusionDelta)}` : ''}`,
+    );
   }
   console.log(
     fusion
       ? `\n* hashed BoW = a deterministic local embedding of word hashes: it checks that fusion works end to end, it is NOT semantic.\n` +
-          (real ? '' : '  No real embedding model was used (set AIBUDDY_BENCH_EMBEDDING=openai:MODEL and OPENAI_API_KEY): semantic rows are not reported.\n')
+          (real
+            ? ''
+            : '  No real embedding model was used (set AIBUDDY_BENCH_EMBEDDING=openai:MODEL and OPENAI_API_KEY): semantic rows are not reported.\n')
       : '',
   );
-  console.log('Metrics as in bm25-baseline.mjs: one slot per gold tool; Recall@k = slots in top k / slots; NDCG@5 binary gain; Hit@1 = top result is gold.');
+  console.log(
+    'Metrics as in bm25-baseline.mjs: one slot per gold tool; Recall@k = slots in top k / slots; NDCG@5 binary gain; Hit@1 = top result is gold.',
+  );
   if (has('--json')) console.log(JSON.stringify(report, null, 2));
 }
 

@@ -20,7 +20,10 @@ if (configs.length === 0) configs.push({});
 
 const base = {};
 for (const set of sets) {
-  const out = execFileSync(process.execPath, [join(dataRoot, 'bm25-baseline.mjs'), set.dir, '--json'], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const out = execFileSync(process.execPath, [join(dataRoot, 'bm25-baseline.mjs'), set.dir, '--json'], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 26,
+  });
   base[set.name] = JSON.parse(out).metrics['NDCG@5'];
 }
 const short = (n) => n.replace('toolret-', '').replace('-huggingface', '').slice(0, 9);
@@ -31,12 +34,19 @@ for (const tuning of configs) {
   const deltas = [];
   for (const set of ordered) {
     const index = engine.createToolIndex(set.catalog, { tuning });
-    const per = set.queries.map((q) => evaluate(q, index.search(q.query, { limit: 10 }).map((h) => h.name)));
+    const per = set.queries.map((q) =>
+      evaluate(
+        q,
+        index.search(q.query, { limit: 10 }).map((h) => h.name),
+      ),
+    );
     deltas.push(aggregate(set.queries, per).all['NDCG@5'] - base[set.name]);
   }
   const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const t = deltas.slice(0, TUNING_SETS.length);
   const h = deltas.slice(TUNING_SETS.length);
   const f = (x) => `${x >= 0 ? '+' : ''}${x.toFixed(3)}`;
-  console.log(`${JSON.stringify(tuning).slice(0, 40).padEnd(40)} ${deltas.map((d) => f(d).padStart(9)).join(' ')}  ${f(mean(t)).padStart(9)} ${f(mean(h)).padStart(9)}`);
+  console.log(
+    `${JSON.stringify(tuning).slice(0, 40).padEnd(40)} ${deltas.map((d) => f(d).padStart(9)).join(' ')}  ${f(mean(t)).padStart(9)} ${f(mean(h)).padStart(9)}`,
+  );
 }

@@ -6,9 +6,7 @@ type V3Prompt = MockLanguageModelV3['doGenerateCalls'][number]['prompt'];
 type V3CallOptions = MockLanguageModelV3['doGenerateCalls'][number];
 
 /** One scripted model step: tool calls, or final text. */
-export type ScriptStep =
-  | { toolCalls: { toolName: string; input: unknown; id?: string }[]; text?: string }
-  | { text: string };
+export type ScriptStep = { toolCalls: { toolName: string; input: unknown; id?: string }[]; text?: string } | { text: string };
 
 const usage = {
   inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
@@ -61,7 +59,11 @@ export function scriptedModel(steps: ScriptStep[]): MockLanguageModelV3 & { call
       const parts: Array<Record<string, unknown>> = [{ type: 'stream-start', warnings: [] }];
       for (const part of content) {
         if (part.type === 'text') {
-          parts.push({ type: 'text-start', id: 't' }, { type: 'text-delta', id: 't', delta: part.text }, { type: 'text-end', id: 't' });
+          parts.push(
+            { type: 'text-start', id: 't' },
+            { type: 'text-delta', id: 't', delta: part.text },
+            { type: 'text-end', id: 't' },
+          );
         } else parts.push(part);
       }
       parts.push({ type: 'finish', finishReason: { unified: finishReason, raw: finishReason }, usage });
@@ -79,7 +81,9 @@ export function scriptedModel(steps: ScriptStep[]): MockLanguageModelV3 & { call
 }
 
 /** Every tool-result part in a prompt, in order. */
-export function toolResultsIn(prompt: V3Prompt): Array<{ toolCallId: string; toolName: string; output: { type: string; value?: unknown; reason?: string } }> {
+export function toolResultsIn(
+  prompt: V3Prompt,
+): Array<{ toolCallId: string; toolName: string; output: { type: string; value?: unknown; reason?: string } }> {
   const results: Array<{ toolCallId: string; toolName: string; output: { type: string; value?: unknown } }> = [];
   for (const message of prompt) {
     if (message.role !== 'tool') continue;

@@ -27,7 +27,8 @@ export function systemTool(name: 'bwrap' | 'rg'): SystemTool {
   let result: SystemTool = { available, skip: false, reason: undefined };
   if (!available) {
     const reason = `${name} is not installed (apt-get install ${pkg}); the tests that need it are skipped`;
-    if (process.env.CI) throw new Error(`${name} is required in CI: ${reason.replace('; the tests that need it are skipped', '')}.`);
+    if (process.env.CI)
+      throw new Error(`${name} is required in CI: ${reason.replace('; the tests that need it are skipped', '')}.`);
     console.warn(`skipped: ${reason}`);
     result = { available, skip: true, reason };
   }

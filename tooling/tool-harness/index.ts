@@ -51,7 +51,13 @@ export async function runSteps(
   const { abortSignal, ...rest } = options;
   const tools = createAiTools(set, { ...rest, onEvent: (e) => events.push({ ...e, at: Date.now() }) });
   const model = scriptedModel([...steps, { text: 'done' }]);
-  await generateText({ model, tools, prompt: 'go', stopWhen: stepCountIs(steps.length + 2), ...(abortSignal ? { abortSignal } : {}) });
+  await generateText({
+    model,
+    tools,
+    prompt: 'go',
+    stopWhen: stepCountIs(steps.length + 2),
+    ...(abortSignal ? { abortSignal } : {}),
+  });
   return {
     model,
     events,

@@ -29,7 +29,9 @@ const tools = [
       const n = Math.max(1, Math.min(7, Math.floor(days)));
       const base = temperatureOf(city);
       const skies = ['sunny', 'partly cloudy', 'light rain', 'windy', 'clear', 'showers', 'overcast'];
-      return Array.from({ length: n }, (_, i) => `day ${i + 1}: ${base + ((i * 3) % 5) - 2} °C, ${skies[i % skies.length]}`).join('\n');
+      return Array.from({ length: n }, (_, i) => `day ${i + 1}: ${base + ((i * 3) % 5) - 2} °C, ${skies[i % skies.length]}`).join(
+        '\n',
+      );
     },
   },
   {
@@ -38,7 +40,14 @@ const tools = [
     inputSchema: obj({ value: num('The value'), from: str('Unit to convert from'), to: str('Unit to convert to') }),
     run: ({ value, from, to }) => {
       const k = `${String(from).toLowerCase()}>${String(to).toLowerCase()}`;
-      const table = { 'km>mi': (v) => v * 0.621371, 'mi>km': (v) => v / 0.621371, 'kg>lb': (v) => v * 2.20462, 'lb>kg': (v) => v / 2.20462, 'c>f': (v) => (v * 9) / 5 + 32, 'f>c': (v) => ((v - 32) * 5) / 9 };
+      const table = {
+        'km>mi': (v) => v * 0.621371,
+        'mi>km': (v) => v / 0.621371,
+        'kg>lb': (v) => v * 2.20462,
+        'lb>kg': (v) => v / 2.20462,
+        'c>f': (v) => (v * 9) / 5 + 32,
+        'f>c': (v) => ((v - 32) * 5) / 9,
+      };
       const f = table[k];
       if (!f) throw new Error(`cannot convert ${from} to ${to}; known: km/mi, kg/lb, C/F`);
       return `${value} ${from} = ${Math.round(f(Number(value)) * 1000) / 1000} ${to}`;
@@ -53,14 +62,16 @@ const tools = [
       const a = perEur[String(from).toUpperCase()];
       const b = perEur[String(to).toUpperCase()];
       if (!a || !b) throw new Error('currencies must be EUR, USD or GBP');
-      return `${amount} ${from} = ${(Number(amount) / a * b).toFixed(2)} ${to} (demo rates)`;
+      return `${amount} ${from} = ${((Number(amount) / a) * b).toFixed(2)} ${to} (demo rates)`;
     },
   },
   {
     name: 'translate_greeting',
     description: 'Translates "hello" into a language (en, pt, de, ja, fr, es).',
     inputSchema: obj({ language: str('Language code') }),
-    run: ({ language }) => ({ en: 'hello', pt: 'olá', de: 'hallo', ja: 'こんにちは', fr: 'bonjour', es: 'hola' })[String(language).toLowerCase()] ?? 'unknown language',
+    run: ({ language }) =>
+      ({ en: 'hello', pt: 'olá', de: 'hallo', ja: 'こんにちは', fr: 'bonjour', es: 'hola' })[String(language).toLowerCase()] ??
+      'unknown language',
   },
   {
     name: 'word_count',
@@ -75,7 +86,13 @@ const tools = [
     name: 'slugify',
     description: 'Turns a title into a URL slug (lower case, dashes).',
     inputSchema: obj({ title: str('The title') }),
-    run: ({ title }) => String(title).toLowerCase().normalize('NFKD').replace(/[^\w\s-]/g, '').trim().replace(/[\s_]+/g, '-'),
+    run: ({ title }) =>
+      String(title)
+        .toLowerCase()
+        .normalize('NFKD')
+        .replace(/[^\w\s-]/g, '')
+        .trim()
+        .replace(/[\s_]+/g, '-'),
   },
   {
     name: 'roll_dice',
@@ -93,7 +110,10 @@ const tools = [
     name: 'time_zone_offset',
     description: 'UTC offset of a city time zone (standard time).',
     inputSchema: obj({ city: str('City name') }),
-    run: ({ city }) => ({ lisbon: 'UTC+0', berlin: 'UTC+1', tokyo: 'UTC+9', nairobi: 'UTC+3', reykjavik: 'UTC+0', lima: 'UTC-5' })[String(city).toLowerCase()] ?? 'unknown',
+    run: ({ city }) =>
+      ({ lisbon: 'UTC+0', berlin: 'UTC+1', tokyo: 'UTC+9', nairobi: 'UTC+3', reykjavik: 'UTC+0', lima: 'UTC-5' })[
+        String(city).toLowerCase()
+      ] ?? 'unknown',
   },
   {
     name: 'is_prime',

@@ -15,27 +15,67 @@ function error(argv: string[]): string {
 describe('parseCommandLine', () => {
   it('parses run with every option', () => {
     const parsed = parseCommandLine([
-      'run', 'fix it', '--workspace', 'ws', '--model', 'openai-compatible:llama', '--base-url', 'http://127.0.0.1:1/v1',
-      '--mcp-config', 'm.json', '--skills', 'sk', '--task-id', 't-1', '--data-dir', 'dd', '--events', 'e.jsonl', '--yes', '--defer-path', 'native',
+      'run',
+      'fix it',
+      '--workspace',
+      'ws',
+      '--model',
+      'openai-compatible:llama',
+      '--base-url',
+      'http://127.0.0.1:1/v1',
+      '--mcp-config',
+      'm.json',
+      '--skills',
+      'sk',
+      '--task-id',
+      't-1',
+      '--data-dir',
+      'dd',
+      '--events',
+      'e.jsonl',
+      '--yes',
+      '--defer-path',
+      'native',
     ]);
     expect(parsed).toEqual({
       command: 'run',
       task: 'fix it',
       options: {
-        workspace: 'ws', model: 'openai-compatible:llama', baseUrl: 'http://127.0.0.1:1/v1', mcpConfig: 'm.json', skills: 'sk',
-        taskId: 't-1', dataDir: 'dd', events: 'e.jsonl', confirm: 'approve', deferPath: 'native',
+        workspace: 'ws',
+        model: 'openai-compatible:llama',
+        baseUrl: 'http://127.0.0.1:1/v1',
+        mcpConfig: 'm.json',
+        skills: 'sk',
+        taskId: 't-1',
+        dataDir: 'dd',
+        events: 'e.jsonl',
+        confirm: 'approve',
+        deferPath: 'native',
       },
     });
   });
 
   it('run without a task is the demo; --no rejects; defer path defaults to auto', () => {
-    expect(parseCommandLine(['run', '--no'])).toMatchObject({ command: 'run', task: undefined, options: { confirm: 'reject', deferPath: 'auto' } });
+    expect(parseCommandLine(['run', '--no'])).toMatchObject({
+      command: 'run',
+      task: undefined,
+      options: { confirm: 'reject', deferPath: 'auto' },
+    });
   });
 
   it('parses tools --json and view-call', () => {
-    expect(parseCommandLine(['tools', '--json', '--defer-path', 'active-tools'])).toMatchObject({ command: 'tools', json: true, options: { deferPath: 'active-tools' } });
+    expect(parseCommandLine(['tools', '--json', '--defer-path', 'active-tools'])).toMatchObject({
+      command: 'tools',
+      json: true,
+      options: { deferPath: 'active-tools' },
+    });
     expect(parseCommandLine(['view-call', 'call-1', '--task-id', 't', '--data-dir', 'd'])).toEqual({
-      command: 'view-call', toolCallId: 'call-1', taskId: 't', dataDir: 'd', workspace: undefined, json: false,
+      command: 'view-call',
+      toolCallId: 'call-1',
+      taskId: 't',
+      dataDir: 'd',
+      workspace: undefined,
+      json: false,
     });
   });
 

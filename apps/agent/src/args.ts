@@ -165,7 +165,8 @@ function compositionArgs(command: string, values: ParsedValues): CompositionArgs
   }
   const allow = values.allow as string[] | undefined;
   for (const rule of allow ?? []) {
-    if (rule.trim() === '') throw new ArgumentError('--allow needs a command prefix, for example --allow "npm test"; it was empty.');
+    if (rule.trim() === '')
+      throw new ArgumentError('--allow needs a command prefix, for example --allow "npm test"; it was empty.');
   }
   const taskId = str('task-id');
   if (taskId !== undefined && !TASK_ID_PATTERN.test(taskId)) {
@@ -180,7 +181,9 @@ function compositionArgs(command: string, values: ParsedValues): CompositionArgs
   const chunkTimeout = str('chunk-timeout');
   const chunkTimeoutSeconds = chunkTimeout === undefined ? undefined : Number(chunkTimeout);
   if (chunkTimeoutSeconds !== undefined && !(Number.isFinite(chunkTimeoutSeconds) && chunkTimeoutSeconds > 0)) {
-    throw new ArgumentError(`--chunk-timeout must be a positive number of seconds (got "${chunkTimeout}"), for example --chunk-timeout 120.`);
+    throw new ArgumentError(
+      `--chunk-timeout must be a positive number of seconds (got "${chunkTimeout}"), for example --chunk-timeout 120.`,
+    );
   }
   if (values.resume === true && taskId === undefined) {
     throw new ArgumentError('--resume continues a persisted task: pass its --task-id too (aibuddy tasks lists them).');
@@ -220,17 +223,22 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
       if (values.help) return { command: 'help', topic: 'run' };
       if (positionals.length > 1) {
         throw new ArgumentError(
-          `aibuddy run takes one task, got ${positionals.length} words (${positionals.slice(0, 3).map((p) => JSON.stringify(p)).join(' ')}...). Quote the task: aibuddy run "fix the failing test".`,
+          `aibuddy run takes one task, got ${positionals.length} words (${positionals
+            .slice(0, 3)
+            .map((p) => JSON.stringify(p))
+            .join(' ')}...). Quote the task: aibuddy run "fix the failing test".`,
         );
       }
       const task = positionals[0];
-      if (task !== undefined && task.trim() === '') throw new ArgumentError('aibuddy run: the task is empty; write what the agent should do, or omit it for the demo.');
+      if (task !== undefined && task.trim() === '')
+        throw new ArgumentError('aibuddy run: the task is empty; write what the agent should do, or omit it for the demo.');
       return { command: 'run', task, options: compositionArgs('run', values) };
     }
     case 'tools': {
       const { values, positionals } = parse('tools', rest, { ...compositionOptions, json: { type: 'boolean' } });
       if (values.help) return { command: 'help', topic: 'tools' };
-      if (positionals.length > 0) throw new ArgumentError(`aibuddy tools takes no task (got ${JSON.stringify(positionals[0])}); pass only options.`);
+      if (positionals.length > 0)
+        throw new ArgumentError(`aibuddy tools takes no task (got ${JSON.stringify(positionals[0])}); pass only options.`);
       return { command: 'tools', json: values.json === true, options: compositionArgs('tools', values) };
     }
     case 'view-call': {
@@ -276,7 +284,8 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommand {
         help: { type: 'boolean', short: 'h' },
       });
       if (values.help) return { command: 'help', topic: 'tasks' };
-      if (positionals.length > 0) throw new ArgumentError(`aibuddy tasks takes no arguments (got ${JSON.stringify(positionals[0])}); pass only options.`);
+      if (positionals.length > 0)
+        throw new ArgumentError(`aibuddy tasks takes no arguments (got ${JSON.stringify(positionals[0])}); pass only options.`);
       return {
         command: 'tasks',
         workspace: nonEmpty('workspace', values.workspace as string | undefined),

@@ -35,7 +35,8 @@ describe('the host follows tools/list_changed by itself (issue 15)', { timeout: 
       mcpConfig: { mcpServers: { dyn: { command: process.execPath, args: [TEST_SERVER, '--tools=3', '--special'] } } },
       onEvent: (e) => events.push(e),
     });
-    const resultOf = (id: string) => events.find((e) => e.type === 'tool-result' && e.toolCallId === id) as { error?: unknown; model?: unknown } | undefined;
+    const resultOf = (id: string) =>
+      events.find((e) => e.type === 'tool-result' && e.toolCallId === id) as { error?: unknown; model?: unknown } | undefined;
     expect(resultOf('add')?.error).toBeUndefined();
     expect(resultOf('new')?.error).toBeUndefined();
     expect(JSON.stringify(resultOf('new')?.model)).toContain('brand_new ok');

@@ -26,15 +26,19 @@ function base() {
 describe('composeAgent', () => {
   it('refuses to start on a registry mismatch, listing every problem', async () => {
     const model = createModel('demo', { demoScript: { steps: [{ text: 'x' }] } });
-    const error = await composeAgent({ ...base(), model, extraConfigs: [pingConfig], extraNameMap: { pong: 'ping' } }).catch((e: unknown) => e);
+    const error = await composeAgent({ ...base(), model, extraConfigs: [pingConfig], extraNameMap: { pong: 'ping' } }).catch(
+      (e: unknown) => e,
+    );
     expect(RegistryConsistencyError.isInstance(error)).toBe(true);
     const problems = (error as RegistryConsistencyError).problems.map((p) => p.kind).sort();
     expect(problems).toEqual(['config-without-meta', 'tool-maps-to-wrong-config', 'tool-missing-from-map']);
     expect((error as Error).message).toMatch(/refusing to start/);
   });
 
-  it('composes another host\'s group next to the built-in ones and runs it through runTask', async () => {
-    const model = createModel('demo', { demoScript: { steps: [{ toolCalls: [{ toolName: 'ping', input: {}, id: 'p1' }] }, { text: 'pong received' }] } });
+  it("composes another host's group next to the built-in ones and runs it through runTask", async () => {
+    const model = createModel('demo', {
+      demoScript: { steps: [{ toolCalls: [{ toolName: 'ping', input: {}, id: 'p1' }] }, { text: 'pong received' }] },
+    });
     const events: AgentEvent[] = [];
     const result = await runTask({
       ...base(),
@@ -46,8 +50,13 @@ describe('composeAgent', () => {
       onEvent: (e) => events.push(e),
     });
     expect(result).toMatchObject({ status: 'completed', steps: 2, text: 'pong received' });
-    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({ toolCallId: 'p1', model: { type: 'text', value: 'pong' } });
+    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
+      toolCallId: 'p1',
+      model: { type: 'text', value: 'pong' },
+    });
     const first = events.find((e) => e.type === 'model-request');
-    expect(first && first.type === 'model-request' && first.tools).toEqual(expect.arrayContaining(['ping', 'read_file', 'execute']));
+    expect(first && first.type === 'model-request' && first.tools).toEqual(
+      expect.arrayContaining(['ping', 'read_file', 'execute']),
+    );
   });
 });

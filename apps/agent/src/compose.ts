@@ -145,10 +145,18 @@ export interface ComposedAgent {
 
 /** The sandbox's own account of its confinement, when it gives one (the node adapter does). */
 function isolationOf(sandbox: ISandbox): Pick<ToolsReport, 'isolation'> {
-  const describe = (sandbox as { describe?: () => { mode: string; killsTree: boolean; reason?: string; limits?: string } }).describe;
+  const describe = (sandbox as { describe?: () => { mode: string; killsTree: boolean; reason?: string; limits?: string } })
+    .describe;
   if (typeof describe !== 'function') return {};
   const d = describe.call(sandbox);
-  return { isolation: { mode: d.mode, killsTree: d.killsTree, ...(d.reason ? { reason: d.reason } : {}), ...(d.limits ? { limits: d.limits } : {}) } };
+  return {
+    isolation: {
+      mode: d.mode,
+      killsTree: d.killsTree,
+      ...(d.reason ? { reason: d.reason } : {}),
+      ...(d.limits ? { limits: d.limits } : {}),
+    },
+  };
 }
 
 function compactionEvent(event: CompactorCompactionEvent): CompactionEvent {
@@ -188,9 +196,15 @@ export function builtInConfigs(inputs: BuiltInConfigInputs): ServerToolConfig[] 
     guarded ? createFilesystemToolConfig(protectedPaths) : filesystemToolConfig,
     guarded ? createShellToolConfig({ ...(inputs.allow ? { allow: inputs.allow } : {}), ...protectedPaths }) : shellToolConfig,
     interactionToolConfig,
-    createToolSearchConfig({ catalog: inputs.catalog, ...(inputs.toolSearchPresentation ? { presentation: inputs.toolSearchPresentation } : {}) }),
+    createToolSearchConfig({
+      catalog: inputs.catalog,
+      ...(inputs.toolSearchPresentation ? { presentation: inputs.toolSearchPresentation } : {}),
+    }),
     inputs.skillsDir
-      ? createSkillsConfig({ dir: inputs.skillsDir, ...(inputs.onSkillProblems ? { onProblems: inputs.onSkillProblems as never } : {}) })
+      ? createSkillsConfig({
+          dir: inputs.skillsDir,
+          ...(inputs.onSkillProblems ? { onProblems: inputs.onSkillProblems as never } : {}),
+        })
       : unconfiguredConfig('skills', ['view_skill'], 'no skills folder given (pass --skills DIR)'),
     toolResultsConfig,
   ];
@@ -211,7 +225,10 @@ async function loadMcp(source: ComposeAgentOptions['mcpConfig']): Promise<McpCon
 export async function composeAgent(options: ComposeAgentOptions): Promise<ComposedAgent> {
   const workspace = resolve(options.workspace);
   const dataDir = resolve(options.dataDir ?? defaultDataDir(workspace));
-  const router = createEventRouter({ ...(options.onLiveEvent ? { live: options.onLiveEvent } : {}), ...(options.onEvent ? { log: options.onEvent } : {}) });
+  const router = createEventRouter({
+    ...(options.onLiveEvent ? { live: options.onLiveEvent } : {}),
+    ...(options.onEvent ? { log: options.onEvent } : {}),
+  });
   const warn = (message: string) => options.onWarning?.(message);
   const closers: Array<() => Promise<void> | void> = [];
   const close = async () => {
@@ -241,23 +258,30 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     try {
       sandbox = await createSandbox({ type: 'node', root: workspace });
     } catch (error) {
-      throw new AgentStartupError('execution', `the node sandbox could not be opened at ${workspace}: ${(error as Error).message}`, {
-        fix: 'check that the workspace is a folder you can read and write.',
-        cause: error,
-      });
+      throw new AgentStartupError(
+        'execution',
+        `the node sandbox could not be opened at ${workspace}: ${(error as Error).message}`,
+        {
+          fix: 'check that the workspace is a folder you can read and write.',
+          cause: error,
+        },
+      );
     }
     closers.push(() => sandbox.close?.());
 
     const mcp: McpManager | undefined = mcpConfig ? await connectMcpServers(mcpConfig) : undefined;
     if (mcp) closers.push(() => mcp.close());
     for (const failure of mcp?.failures() ?? []) {
-      warn(`${failure.error.message}\n  Fix: check the "${failure.server}" entry of the MCP config (command, args, env); the run goes on without its tools.`);
+      warn(
+        `${failure.error.message}\n  Fix: check the "${failure.server}" entry of the MCP config (command, args, env); the run goes on without its tools.`,
+      );
     }
 
     const skillsDir = options.skillsDir;
     // A data folder inside the workspace is protected like .git: the agent must not rewrite its own records.
     const dataRel = relative(workspace, dataDir);
-    const protectedPaths = dataRel !== '' && !dataRel.startsWith('..') && !isAbsolute(dataRel) ? [dataRel.split('\\').join('/')] : [];
+    const protectedPaths =
+      dataRel !== '' && !dataRel.startsWith('..') && !isAbsolute(dataRel) ? [dataRel.split('\\').join('/')] : [];
     const deferModel = { provider: options.model.provider, modelId: options.model.modelId, baseURL: options.model.baseUrl };
     const deferOverride = options.deferPath ?? 'auto';
     const configs = builtInConfigs({
@@ -301,7 +325,11 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       activeSet,
       ...(gate.interaction ? { interaction: gate.interaction } : {}),
     };
-    const resolved: ResolvedToolSet = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task: { id: options.taskId, ...(options.capabilities ? { capabilities: options.capabilities } : {}) } });
+    const resolved: ResolvedToolSet = await resolveToolSet({
+      configs: [...configs, ...mcpConfigs],
+      services,
+      task: { id: options.taskId, ...(options.capabilities ? { capabilities: options.capabilities } : {}) },
+    });
     activeSet.update({ core: resolved.tools.filter((t) => t.core).map((t) => t.definition.name) });
 
     const runtimeOptions = {
@@ -352,16 +380,24 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     const deferredNames = new Set(deferred.deferred);
     const serverOfTool = new Map((mcp?.tools() ?? []).map((t) => [t.name, t.server]));
     // MCP tools left out for their input schema are reported beside the excluded groups.
-    const excluded = [...resolved.excluded, ...(mcp?.excludedTools() ?? []).map((t) => ({ key: `mcp:${t.server}/${t.tool}`, reason: t.reason }))];
+    const excluded = [
+      ...resolved.excluded,
+      ...(mcp?.excludedTools() ?? []).map((t) => ({ key: `mcp:${t.server}/${t.tool}`, reason: t.reason })),
+    ];
     const report: ToolsReport = {
       deferPath: deferred.path,
       deferPathReason: deferred.reason,
       direct: Object.keys(deferred.callSettings.tools)
         .filter((name) => !deferredNames.has(name))
         .map((name) => (serverOfTool.has(name) ? { name, server: serverOfTool.get(name)! } : { name })),
-      deferred: decision.deferred.filter((d) => deferredNames.has(d.name)).map((d) => ({ name: d.name, server: d.server, reason: d.reason })),
+      deferred: decision.deferred
+        .filter((d) => deferredNames.has(d.name))
+        .map((d) => ({ name: d.name, server: d.server, reason: d.reason })),
       excluded,
-      commandPolicy: { allow: (options.allow ?? []).map((r) => ({ rule: r.rule, source: r.source ?? 'host' })), protectedPaths: ['.git (every one, at any depth)', ...protectedPaths] },
+      commandPolicy: {
+        allow: (options.allow ?? []).map((r) => ({ rule: r.rule, source: r.source ?? 'host' })),
+        protectedPaths: ['.git (every one, at any depth)', ...protectedPaths],
+      },
       ...isolationOf(sandbox),
     };
 

@@ -27,7 +27,12 @@ export interface HostConfirmationOptions {
   output?: NodeJS.WritableStream;
 }
 
-async function prompt(question: string, signal: AbortSignal, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<string> {
+async function prompt(
+  question: string,
+  signal: AbortSignal,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+): Promise<string> {
   const rl = createInterface({ input, output, terminal: true });
   // In raw mode readline swallows Ctrl-C; hand it to the process so it stops the run as usual.
   rl.on('SIGINT', () => process.kill(process.pid, 'SIGINT'));
@@ -62,13 +67,17 @@ export function chooseHostConfirmation(options: HostConfirmationOptions): HostCo
           output,
         );
         const approved = /^y(es)?$/i.test(answer.trim());
-        return approved ? { approved } : { approved, reason: answer.trim() && !/^no?$/i.test(answer.trim()) ? answer.trim() : 'the user said no' };
+        return approved
+          ? { approved }
+          : { approved, reason: answer.trim() && !/^no?$/i.test(answer.trim()) ? answer.trim() : 'the user said no' };
       },
       answerQuestion: async (question, signal) => {
         const choices = question.choices?.length ? `\n${question.choices.map((c, i) => `  ${i + 1}. ${c}`).join('\n')}\n` : '\n';
         const answer = (await prompt(`\n${question.question}${choices}> `, signal, input, output)).trim();
         const index = Number(answer);
-        return question.choices && Number.isInteger(index) && index >= 1 && index <= question.choices.length ? question.choices[index - 1]! : answer;
+        return question.choices && Number.isInteger(index) && index >= 1 && index <= question.choices.length
+          ? question.choices[index - 1]!
+          : answer;
       },
     };
   }

@@ -53,9 +53,13 @@ function requireKey(env: Record<string, string | undefined>, names: string[], sp
     const value = env[name];
     if (value) return value;
   }
-  throw new AgentStartupError('model', `--model ${spec} needs an API key, and ${names.join(' / ')} ${names.length > 1 ? 'are' : 'is'} not set.`, {
-    fix: `export ${names[0]}=... (or run without --model for the offline demo).`,
-  });
+  throw new AgentStartupError(
+    'model',
+    `--model ${spec} needs an API key, and ${names.join(' / ')} ${names.length > 1 ? 'are' : 'is'} not set.`,
+    {
+      fix: `export ${names[0]}=... (or run without --model for the offline demo).`,
+    },
+  );
 }
 
 /**
@@ -78,7 +82,14 @@ export function createModel(spec: string, options: CreateModelOptions = {}): Mod
   const env = options.env ?? process.env;
   if (spec === 'demo') {
     if (!options.demoScript) throw new ArgumentError('the demo model needs its script.');
-    return { model: new ReplayLanguageModel(options.demoScript, { modelId: 'demo' }), provider: 'replay', modelId: 'demo', baseUrl: undefined, demo: true, spec };
+    return {
+      model: new ReplayLanguageModel(options.demoScript, { modelId: 'demo' }),
+      provider: 'replay',
+      modelId: 'demo',
+      baseUrl: undefined,
+      demo: true,
+      spec,
+    };
   }
   const colon = spec.indexOf(':');
   const provider = spec.slice(0, colon);
@@ -87,7 +98,14 @@ export function createModel(spec: string, options: CreateModelOptions = {}): Mod
   switch (provider) {
     case 'replay': {
       const script = loadReplayScript(id);
-      return { model: new ReplayLanguageModel(script, { modelId: basename(id) }), provider: 'replay', modelId: basename(id), baseUrl: undefined, demo: false, spec };
+      return {
+        model: new ReplayLanguageModel(script, { modelId: basename(id) }),
+        provider: 'replay',
+        modelId: basename(id),
+        baseUrl: undefined,
+        demo: false,
+        spec,
+      };
     }
     case 'anthropic': {
       const apiKey = requireKey(env, ['ANTHROPIC_API_KEY'], spec);
@@ -107,10 +125,16 @@ export function createModel(spec: string, options: CreateModelOptions = {}): Mod
         throw new ArgumentError(`--model ${spec} needs --base-url (the endpoint, for example http://127.0.0.1:11434/v1).`);
       }
       const apiKey = env.OPENAI_COMPATIBLE_API_KEY ?? env.OPENAI_API_KEY;
-      const model = createOpenAICompatible({ name: 'openai-compatible', baseURL: baseUrl, ...(apiKey ? { apiKey } : {}) }).chatModel(id) as LanguageModelV3;
+      const model = createOpenAICompatible({
+        name: 'openai-compatible',
+        baseURL: baseUrl,
+        ...(apiKey ? { apiKey } : {}),
+      }).chatModel(id) as LanguageModelV3;
       return { model, provider: 'openai-compatible', modelId: id, baseUrl, demo: false, spec };
     }
     default:
-      throw new ArgumentError(`--model "${spec}": unknown provider "${provider}". Use replay, anthropic, openai or openai-compatible.`);
+      throw new ArgumentError(
+        `--model "${spec}": unknown provider "${provider}". Use replay, anthropic, openai or openai-compatible.`,
+      );
   }
 }

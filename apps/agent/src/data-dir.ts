@@ -15,7 +15,10 @@ export function workspaceId(workspace: string): string {
   } catch {
     real = resolve(workspace);
   }
-  const name = basename(real).replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 40) || 'root';
+  const name =
+    basename(real)
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .slice(0, 40) || 'root';
   return `${name}-${createHash('sha256').update(real).digest('hex').slice(0, 12)}`;
 }
 
@@ -47,7 +50,11 @@ function real(path: string): string {
  * workspace. An explicit one inside the workspace is refused (exit 2): the node sandbox has no way
  * to hide a folder from commands yet, and a command could then swap it for a link or read it.
  */
-export function resolveDataDir(explicit: string | undefined, workspace: string, env: Record<string, string | undefined> = process.env): string {
+export function resolveDataDir(
+  explicit: string | undefined,
+  workspace: string,
+  env: Record<string, string | undefined> = process.env,
+): string {
   if (explicit === undefined) return defaultDataDir(workspace, env);
   const dataDir = resolve(explicit);
   if (isInside(real(workspace), real(dataDir)) || isInside(resolve(workspace), dataDir)) {

@@ -46,7 +46,13 @@ export function demoScript(): ReplayScript {
       },
       {
         text: 'The summary line still says TODO; fixing it with an exact edit.',
-        toolCalls: [{ id: 'demo-edit', toolName: 'edit_file', input: { path: 'report.mjs', old_text: "'total: 600 lines (TODO)'", new_text: "'total: 600 lines, done'" } }],
+        toolCalls: [
+          {
+            id: 'demo-edit',
+            toolName: 'edit_file',
+            input: { path: 'report.mjs', old_text: "'total: 600 lines (TODO)'", new_text: "'total: 600 lines, done'" },
+          },
+        ],
       },
       {
         text: 'Reading the file back to verify the edit landed.',
@@ -58,7 +64,9 @@ export function demoScript(): ReplayScript {
       },
       {
         text: 'The middle of the output was cut. Recovering lines from the middle of the full result.',
-        toolCalls: [{ id: 'demo-view', toolName: 'view_tool_call', input: { toolCallId: 'demo-run', offset: 20000, limit: 1200 } }],
+        toolCalls: [
+          { id: 'demo-view', toolName: 'view_tool_call', input: { toolCallId: 'demo-run', offset: 20000, limit: 1200 } },
+        ],
       },
       {
         text: 'Next: the weather. No weather tool is loaded, so I search the deferred tools.',

@@ -39,7 +39,8 @@ export interface LoadHostCommandRulesOptions {
 
 /** The default place of the host config: `$XDG_CONFIG_HOME/aibuddy/config.json`, else `~/.config/aibuddy/config.json`. */
 export function defaultHostConfigPath(env: Record<string, string | undefined>): string {
-  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.trim() !== '' ? env.XDG_CONFIG_HOME : join(env.HOME ?? homedir(), '.config');
+  const base =
+    env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME.trim() !== '' ? env.XDG_CONFIG_HOME : join(env.HOME ?? homedir(), '.config');
   return join(base, 'aibuddy', 'config.json');
 }
 
@@ -68,7 +69,10 @@ function rule(text: string, source: string): AllowRule {
     return parseAllowRule(text, source);
   } catch (error) {
     if (CommandPolicyError.isInstance(error)) {
-      throw new AgentStartupError('authorization', error.message, { fix: `correct or remove the rule in ${source}.`, cause: error });
+      throw new AgentStartupError('authorization', error.message, {
+        fix: `correct or remove the rule in ${source}.`,
+        cause: error,
+      });
     }
     throw error;
   }
@@ -87,27 +91,39 @@ export function loadHostCommandRules(options: LoadHostCommandRulesOptions): Host
   let read: string | undefined;
   if (explicit || existsSync(configFile)) {
     if (isInside(configFile, options.workspace)) {
-      throw new AgentStartupError('authorization', `the config file ${configFile} is inside the workspace ${options.workspace}, where the agent can write itself allow rules; it is not read.`, {
-        fix: `move it outside the workspace (for example to ${defaultHostConfigPath({ ...options.env, HOME: homedir() })}) or pass --config with a file outside it, or choose a narrower --workspace.`,
-      });
+      throw new AgentStartupError(
+        'authorization',
+        `the config file ${configFile} is inside the workspace ${options.workspace}, where the agent can write itself allow rules; it is not read.`,
+        {
+          fix: `move it outside the workspace (for example to ${defaultHostConfigPath({ ...options.env, HOME: homedir() })}) or pass --config with a file outside it, or choose a narrower --workspace.`,
+        },
+      );
     }
     let text: string;
     try {
       text = readFileSync(configFile, 'utf8');
     } catch (error) {
-      throw new AgentStartupError('authorization', `cannot read the config file ${configFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`, {
-        fix: explicit ? 'check the path given to --config.' : 'fix the file permissions or remove the file.',
-        cause: error,
-      });
+      throw new AgentStartupError(
+        'authorization',
+        `cannot read the config file ${configFile} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+        {
+          fix: explicit ? 'check the path given to --config.' : 'fix the file permissions or remove the file.',
+          cause: error,
+        },
+      );
     }
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw new AgentStartupError('authorization', `the config file ${configFile} is not valid JSON (${(error as Error).message}).`, {
-        fix: 'write it as {"allow": ["npm test", "cargo build"]}.',
-        cause: error,
-      });
+      throw new AgentStartupError(
+        'authorization',
+        `the config file ${configFile} is not valid JSON (${(error as Error).message}).`,
+        {
+          fix: 'write it as {"allow": ["npm test", "cargo build"]}.',
+          cause: error,
+        },
+      );
     }
     const parsed = hostConfigSchema.safeParse(json);
     if (!parsed.success) {

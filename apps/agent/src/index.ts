@@ -12,7 +12,15 @@ export type { HostCommandRules, LoadHostCommandRulesOptions } from './host-confi
 export { AgentStartupError, ArgumentError } from './errors.js';
 export type { AgentStage } from './errors.js';
 export { openEventLog } from './events.js';
-export type { AgentEvent, AgentEventSink, CompactionEvent, EventLog, ModelRequestEvent, RunEndEvent, RunStartEvent } from './events.js';
+export type {
+  AgentEvent,
+  AgentEventSink,
+  CompactionEvent,
+  EventLog,
+  ModelRequestEvent,
+  RunEndEvent,
+  RunStartEvent,
+} from './events.js';
 export { EXIT_CODES, main } from './main.js';
 export type { CliIO } from './main.js';
 export { withModelRequestEvents } from './model-request-middleware.js';

@@ -80,7 +80,10 @@ interface Setup {
 }
 
 async function setUp(options: CompositionArgs, env: Record<string, string | undefined>, wantsDemo: boolean): Promise<Setup> {
-  const { createModel, defaultModelSpec }: { createModel: typeof CreateModel; defaultModelSpec: (env: Record<string, string | undefined>, demo: boolean) => string } =
+  const {
+    createModel,
+    defaultModelSpec,
+  }: { createModel: typeof CreateModel; defaultModelSpec: (env: Record<string, string | undefined>, demo: boolean) => string } =
     await import('./create-model.js');
   const spec = options.model ?? defaultModelSpec(env, wantsDemo);
   const model = createModel(spec, { ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}), env, demoScript: demoScript() });
@@ -113,7 +116,8 @@ function heartbeatFromEnv(env: Record<string, string | undefined>): number | und
   const raw = env.AIBUDDY_HEARTBEAT_MS;
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new ArgumentError(`AIBUDDY_HEARTBEAT_MS must be a number of milliseconds (got "${raw}").`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new ArgumentError(`AIBUDDY_HEARTBEAT_MS must be a number of milliseconds (got "${raw}").`);
   return value;
 }
 
@@ -121,7 +125,9 @@ function heartbeatFromEnv(env: Record<string, string | undefined>): number | und
 function isolationLine(report: ToolsReport): string {
   const iso = report.isolation;
   if (!iso) return 'confinement not described by this sandbox';
-  const tree = iso.killsTree ? 'process tree dies with the call and with aibuddy' : 'NOT tree-killing: a daemon may outlive the call';
+  const tree = iso.killsTree
+    ? 'process tree dies with the call and with aibuddy'
+    : 'NOT tree-killing: a daemon may outlive the call';
   return `${iso.mode} (${tree})${iso.reason ? `; ${iso.reason}` : ''}${iso.limits ? `; limits: ${iso.limits}` : ''}`;
 }
 
@@ -161,7 +167,13 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
   const out = (s: string) => io.stdout.write(s);
   const renderer = createRenderer({ out: io.stdout, ...(setup.model.demo ? { elapsedEveryMs: 1000 } : {}) });
   const interactive = io.stdin.isTTY === true && io.stderr.isTTY === true;
-  const confirmation = chooseHostConfirmation({ flag: options.confirm, interactive, demo: setup.model.demo, input: io.stdin, output: io.stderr });
+  const confirmation = chooseHostConfirmation({
+    flag: options.confirm,
+    interactive,
+    demo: setup.model.demo,
+    input: io.stdin,
+    output: io.stderr,
+  });
   let log: EventLog | undefined;
   if (options.events) {
     try {
@@ -176,7 +188,9 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
   const onSigint = (signal: NodeJS.Signals) => {
     interrupts++;
     if (interrupts === 1) {
-      io.stderr.write(`\naibuddy: stopping on ${signal} (${signal === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again to quit at once)…\n`);
+      io.stderr.write(
+        `\naibuddy: stopping on ${signal} (${signal === 'SIGINT' ? 'Ctrl-C' : 'the signal'} again to quit at once)…\n`,
+      );
       controller.abort(new Error(`stopped by ${signal === 'SIGINT' ? 'the user (SIGINT)' : signal}`));
     } else {
       process.exit(EXIT_CODES.interrupted);
@@ -187,9 +201,12 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
 
   if (setup.model.demo) {
     out(`aibuddy demo: a scripted model (no key, no network) in a fresh temporary workspace.\n`);
-    if (parsed.task !== undefined) out(`(no --model and no API key: the built-in demo script plays instead of "${parsed.task}")\n`);
+    if (parsed.task !== undefined)
+      out(`(no --model and no API key: the built-in demo script plays instead of "${parsed.task}")\n`);
   }
-  out(`workspace: ${setup.workspace}\nmodel:     ${setup.model.spec}\ntask id:   ${setup.taskId}\nconfirm:   ${confirmation.answeredBy}\n`);
+  out(
+    `workspace: ${setup.workspace}\nmodel:     ${setup.model.spec}\ntask id:   ${setup.taskId}\nconfirm:   ${confirmation.answeredBy}\n`,
+  );
   const extraRules = setup.rules.allow.filter((r) => r.source !== 'default');
   out(
     `allow:     ${setup.rules.allow.some((r) => r.source === 'default') ? 'the development defaults (tests, builds)' : 'no defaults'}` +
@@ -221,7 +238,8 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
       onWarning: (message) => io.stderr.write(`${cliMessage(message)}\n`),
       onComposed: (agent: ComposedAgent) => {
         out(`tools:     ${agent.report.direct.map((t) => t.name).join(', ')}\n`);
-        if (agent.report.deferred.length > 0) out(`deferred:  ${plural(agent.report.deferred.length, 'tool')} behind tool_search (${agent.report.deferPath})\n`);
+        if (agent.report.deferred.length > 0)
+          out(`deferred:  ${plural(agent.report.deferred.length, 'tool')} behind tool_search (${agent.report.deferPath})\n`);
         out(`data dir:  ${agent.dataDir}\n`);
         out(`sandbox:   ${isolationLine(agent.report)}\n\n`);
       },
@@ -251,7 +269,11 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
 
 async function toolsCommand(parsed: Extract<ParsedCommand, { command: 'tools' }>, io: CliIO): Promise<number> {
   const setup = await setUp(parsed.options, io.env, true);
-  const confirmation = chooseHostConfirmation({ flag: parsed.options.confirm, interactive: io.stdin.isTTY === true, demo: setup.model.demo });
+  const confirmation = chooseHostConfirmation({
+    flag: parsed.options.confirm,
+    interactive: io.stdin.isTTY === true,
+    demo: setup.model.demo,
+  });
   const warnings: string[] = [];
   let agent: ComposedAgent | undefined;
   try {
@@ -284,7 +306,10 @@ async function toolsCommand(parsed: Extract<ParsedCommand, { command: 'tools' }>
  * Runs the `aibuddy` command line and resolves with the exit code: 0 done, 1 failed, 2 bad
  * arguments, 130 stopped.
  */
-export async function main(argv: readonly string[], io: CliIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env }): Promise<number> {
+export async function main(
+  argv: readonly string[],
+  io: CliIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env },
+): Promise<number> {
   let parsed: ParsedCommand;
   try {
     parsed = parseCommandLine(argv);
@@ -312,7 +337,9 @@ export async function main(argv: readonly string[], io: CliIO = { stdout: proces
     if (SandboxPathError.isInstance(error) || (AgentStartupError.isInstance(error) && SandboxPathError.isInstance(error.cause))) {
       // A refused workspace root (/, the home folder, a system folder): a bad argument, not a failed run.
       const reason = SandboxPathError.isInstance(error) ? error.message : (error.cause as Error).message;
-      io.stderr.write(`${cliMessage(`--workspace refused: ${reason}`)}\nPass a project folder (not /, your home folder or a system folder).\n`);
+      io.stderr.write(
+        `${cliMessage(`--workspace refused: ${reason}`)}\nPass a project folder (not /, your home folder or a system folder).\n`,
+      );
       return EXIT_CODES.usage;
     }
     if (AgentStartupError.isInstance(error) || RegistryConsistencyError.isInstance(error) || ToolError.isInstance(error)) {

@@ -15,11 +15,23 @@ describe('createRenderer', () => {
     r.event({ type: 'tool-call', toolCallId: 'c1', toolName: 'execute', input: { command: 'seq 5' } });
     r.event({ type: 'tool-output', toolCallId: 'c1', stream: 'stdout', chunk: '1\n2\n3\n' });
     r.event({ type: 'tool-output', toolCallId: 'c1', stream: 'stdout', chunk: '4\n5\n' });
-    r.event({ type: 'tool-result', toolCallId: 'c1', toolName: 'execute', client: {}, model: { type: 'text', value: 'exit code: 0' }, durationMs: 1500 });
+    r.event({
+      type: 'tool-result',
+      toolCallId: 'c1',
+      toolName: 'execute',
+      client: {},
+      model: { type: 'text', value: 'exit code: 0' },
+      durationMs: 1500,
+    });
     r.event({ type: 'tool-call', toolCallId: 'c2', toolName: 'write_file', input: { path: 'a' } });
     r.event({
-      type: 'tool-result', toolCallId: 'c2', toolName: 'write_file', client: {}, model: { type: 'error-text', value: '[authorization] denied' },
-      error: { stage: 'authorization', message: '[authorization] write_file: denied' }, durationMs: 3,
+      type: 'tool-result',
+      toolCallId: 'c2',
+      toolName: 'write_file',
+      client: {},
+      model: { type: 'error-text', value: '[authorization] denied' },
+      error: { stage: 'authorization', message: '[authorization] write_file: denied' },
+      durationMs: 3,
     });
     r.endStep();
     r.close();
@@ -48,10 +60,22 @@ describe('createRenderer', () => {
     r.text(`model says ${esc}hi`);
     r.event({ type: 'tool-call', toolCallId: `c${esc}`, toolName: 'execute', input: { command: `printf '${esc}'` } });
     r.event({ type: 'tool-output', toolCallId: `c${esc}`, stream: 'stdout', chunk: `line\r${esc}overwritten\n` });
-    r.event({ type: 'confirm-request', toolCallId: 'c2', toolName: 'execute', target: `rm${esc}`, scope: 'workspace', impact: `deletes${esc}` } as never);
     r.event({
-      type: 'tool-result', toolCallId: `c${esc}`, toolName: 'execute', client: {}, model: { type: 'text', value: `out${esc}` },
-      error: { stage: 'execution', message: `[execution] execute: execute: failed${esc}..` }, durationMs: 1,
+      type: 'confirm-request',
+      toolCallId: 'c2',
+      toolName: 'execute',
+      target: `rm${esc}`,
+      scope: 'workspace',
+      impact: `deletes${esc}`,
+    } as never);
+    r.event({
+      type: 'tool-result',
+      toolCallId: `c${esc}`,
+      toolName: 'execute',
+      client: {},
+      model: { type: 'text', value: `out${esc}` },
+      error: { stage: 'execution', message: `[execution] execute: execute: failed${esc}..` },
+      durationMs: 1,
     });
     r.close();
     const text = c.text();
@@ -68,7 +92,14 @@ describe('createRenderer', () => {
     const r = createRenderer({ out: c.out, liveOutputLines: 1, elapsedEveryMs: 0 });
     r.event({ type: 'tool-call', toolCallId: 'c1', toolName: 'execute', input: {} });
     r.event({ type: 'tool-output', toolCallId: 'c1', stream: 'stdout', chunk: '1\n2\n' });
-    r.event({ type: 'tool-result', toolCallId: 'c1', toolName: 'execute', client: { exitCode: 0, stdout: 'x' }, model: { type: 'text', value: 'ok' }, durationMs: 1 } as never);
+    r.event({
+      type: 'tool-result',
+      toolCallId: 'c1',
+      toolName: 'execute',
+      client: { exitCode: 0, stdout: 'x' },
+      model: { type: 'text', value: 'ok' },
+      durationMs: 1,
+    } as never);
     r.close();
     expect(c.text()).toContain('… 1 more line not shown');
   });

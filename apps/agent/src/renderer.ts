@@ -53,7 +53,11 @@ function preview(value: unknown, max = MAX_INPUT_PREVIEW): string {
 }
 
 function modelSummary(model: ModelOutput): string {
-  return model.type === 'text' || model.type === 'error-text' ? model.value : model.type === 'json' ? JSON.stringify(model.value) : model.type;
+  return model.type === 'text' || model.type === 'error-text'
+    ? model.value
+    : model.type === 'json'
+      ? JSON.stringify(model.value)
+      : model.type;
 }
 
 /** A one-line summary of a client projection (display fields first, then common result shapes). */
@@ -67,7 +71,10 @@ function clientSummary(client: unknown): string {
     return `exit code ${String(c.exitCode)}${c.timedOut ? ' (timed out)' : ''}; ${plural(out, 'character')} of output`;
   }
   if (Array.isArray(c.content)) {
-    const text = (c.content as Array<{ type?: string; text?: string }>).filter((p) => p.type === 'text').map((p) => p.text).join(' ');
+    const text = (c.content as Array<{ type?: string; text?: string }>)
+      .filter((p) => p.type === 'text')
+      .map((p) => p.text)
+      .join(' ');
     if (text) return text;
   }
   return JSON.stringify(client);
@@ -119,15 +126,18 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
 
   const timer =
     elapsedEvery > 0
-      ? setInterval(() => {
-          const now = Date.now();
-          for (const call of running.values()) {
-            if (now - call.lastNotice >= elapsedEvery) {
-              call.lastNotice = now;
-              line(dim(`  … ${one(call.toolName)} still running (${Math.round((now - call.started) / 1000)} s)`));
+      ? setInterval(
+          () => {
+            const now = Date.now();
+            for (const call of running.values()) {
+              if (now - call.lastNotice >= elapsedEvery) {
+                call.lastNotice = now;
+                line(dim(`  … ${one(call.toolName)} still running (${Math.round((now - call.started) / 1000)} s)`));
+              }
             }
-          }
-        }, Math.min(1000, elapsedEvery))
+          },
+          Math.min(1000, elapsedEvery),
+        )
       : undefined;
   timer?.unref?.();
 
@@ -152,7 +162,13 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
     event(event) {
       switch (event.type) {
         case 'tool-call':
-          running.set(event.toolCallId, { toolName: event.toolName, started: Date.now(), lastNotice: Date.now(), lines: 0, hidden: 0 });
+          running.set(event.toolCallId, {
+            toolName: event.toolName,
+            started: Date.now(),
+            lastNotice: Date.now(),
+            lines: 0,
+            hidden: 0,
+          });
           line(`${cyan('→')} ${one(event.toolName)} ${dim(preview(event.input))} ${dim(`[${one(event.toolCallId)}]`)}`);
           break;
         case 'tool-output': {
@@ -193,10 +209,13 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
           if (shown.has(event.toolCallId)) break;
           shown.add(event.toolCallId);
           const call = running.get(event.toolCallId);
-          if (call && call.hidden > 0) line(dim(`│ … ${plural(call.hidden, 'more line')} not shown here (--events keeps every chunk)`));
+          if (call && call.hidden > 0)
+            line(dim(`│ … ${plural(call.hidden, 'more line')} not shown here (--events keeps every chunk)`));
           running.delete(event.toolCallId);
           if (event.error) {
-            line(`${red('✗')} ${one(event.toolName)} ${red(one(tidyMessage(event.error.message)))} ${dim(`(${seconds(event.durationMs)})`)}`);
+            line(
+              `${red('✗')} ${one(event.toolName)} ${red(one(tidyMessage(event.error.message)))} ${dim(`(${seconds(event.durationMs)})`)}`,
+            );
           } else {
             const summary = event.type === 'tool-result' ? modelSummary(event.model) : clientSummary(event.client);
             line(`${green('✓')} ${one(event.toolName)} ${dim(`(${seconds(event.durationMs)})`)} ${dim(preview(summary, 120))}`);
@@ -204,10 +223,16 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
           break;
         }
         case 'confirm-request':
-          line(`${yellow('?')} confirmation needed for ${one(event.toolName)} [${one(event.toolCallId)}]: ${one(event.impact)} (target: ${one(event.target)}, scope: ${one(event.scope)})`);
+          line(
+            `${yellow('?')} confirmation needed for ${one(event.toolName)} [${one(event.toolCallId)}]: ${one(event.impact)} (target: ${one(event.target)}, scope: ${one(event.scope)})`,
+          );
           break;
         case 'confirm-decision':
-          line(event.approved ? green(`  approved${event.reason ? `: ${one(event.reason)}` : ''}`) : red(`  rejected${event.reason ? `: ${one(event.reason)}` : ''}`));
+          line(
+            event.approved
+              ? green(`  approved${event.reason ? `: ${one(event.reason)}` : ''}`)
+              : red(`  rejected${event.reason ? `: ${one(event.reason)}` : ''}`),
+          );
           break;
         case 'compaction':
           line(

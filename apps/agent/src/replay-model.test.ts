@@ -9,7 +9,12 @@ const echo = tool({
   execute: async ({ text }) => `echo:${text}`,
 });
 
-const script = { steps: [{ text: 'calling', toolCalls: [{ toolName: 'echo', input: { text: 'hi' }, id: 'c1' }] }, { text: 'finished: all good' }] };
+const script = {
+  steps: [
+    { text: 'calling', toolCalls: [{ toolName: 'echo', input: { text: 'hi' }, id: 'c1' }] },
+    { text: 'finished: all good' },
+  ],
+};
 
 describe('ReplayLanguageModel', () => {
   it('plays the script under generateText, one step per model call', async () => {
@@ -34,7 +39,9 @@ describe('ReplayLanguageModel', () => {
   it('numbers calls without ids and fails clearly when the script is used up', async () => {
     const model = new ReplayLanguageModel({ steps: [{ toolCalls: [{ toolName: 'echo', input: { text: 'a' } }] }] });
     const error = await generateText({ model, tools: { echo }, prompt: 'go', stopWhen: stepCountIs(5) }).catch((e: unknown) => e);
-    expect(ReplayExhaustedError.isInstance(error) || ReplayExhaustedError.isInstance((error as { cause?: unknown }).cause)).toBe(true);
+    expect(ReplayExhaustedError.isInstance(error) || ReplayExhaustedError.isInstance((error as { cause?: unknown }).cause)).toBe(
+      true,
+    );
     expect(String((error as Error).message)).toMatch(/all were used.*end the script with a \{"text"/);
   });
 

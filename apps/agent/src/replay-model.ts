@@ -76,7 +76,8 @@ export function parseReplayScript(value: unknown, source = 'the replay script'):
       if (typeof c !== 'object' || c === null || typeof c.toolName !== 'string' || c.toolName === '') {
         fail(`step ${i}, call ${j}: "toolName" must be a non-empty string`);
       }
-      if (c.id !== undefined && (typeof c.id !== 'string' || c.id === '')) fail(`step ${i}, call ${j}: "id" must be a non-empty string`);
+      if (c.id !== undefined && (typeof c.id !== 'string' || c.id === ''))
+        fail(`step ${i}, call ${j}: "id" must be a non-empty string`);
       if (c.input !== undefined && (typeof c.input !== 'object' || c.input === null || Array.isArray(c.input))) {
         fail(`step ${i}, call ${j}: "input" must be an object`);
       }
@@ -91,7 +92,9 @@ export function loadReplayScript(file: string): ReplayScript {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new ArgumentError(`--model replay:${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Give the path of a JSON replay script.`);
+    throw new ArgumentError(
+      `--model replay:${file}: cannot read the file (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}). Give the path of a JSON replay script.`,
+    );
   }
   let json: unknown;
   try {

@@ -86,7 +86,14 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
     resume: options.resume === true,
     onWarning: options.onWarning,
   });
-  const agent = await composeAgent({ ...options, dataDir, hooks: [history.store.hooks], taskStore: history.store, onEvent: log, onLiveEvent: live });
+  const agent = await composeAgent({
+    ...options,
+    dataDir,
+    hooks: [history.store.hooks],
+    taskStore: history.store,
+    onEvent: log,
+    onLiveEvent: live,
+  });
   const chunkTimeoutMs = options.chunkTimeoutMs ?? DEFAULT_CHUNK_TIMEOUT_MS;
   let streamAbortReason: string | undefined;
   options.onComposed?.(agent);
@@ -190,17 +197,31 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
   } else if (aborted) {
     status = 'aborted';
     const reason: unknown = options.signal?.reason;
-    error = { stage: 'execution', message: `[execution] the run was stopped: ${reason instanceof Error ? reason.message : String(reason ?? 'aborted')}` };
+    error = {
+      stage: 'execution',
+      message: `[execution] the run was stopped: ${reason instanceof Error ? reason.message : String(reason ?? 'aborted')}`,
+    };
   } else if (failure !== undefined) {
     status = 'failed';
     error = describeError(failure);
   } else if (lastFinish === 'tool-calls' && steps >= maxSteps) {
     status = 'failed';
-    error = { stage: 'model', message: `[model] the run reached its limit of ${maxSteps} model calls before the model finished.` };
+    error = {
+      stage: 'model',
+      message: `[model] the run reached its limit of ${maxSteps} model calls before the model finished.`,
+    };
   } else {
     status = 'completed';
   }
   await history.finish({ status, steps, error });
   emit({ type: 'run-end', status, steps, ...(error ? { error } : {}) });
-  return { status, text: text.trimEnd(), steps, ...(error ? { error } : {}), taskId: agent.taskId, workspace: agent.workspace, dataDir: agent.dataDir };
+  return {
+    status,
+    text: text.trimEnd(),
+    steps,
+    ...(error ? { error } : {}),
+    taskId: agent.taskId,
+    workspace: agent.workspace,
+    dataDir: agent.dataDir,
+  };
 }

@@ -1,5 +1,9 @@
 /** Builds the system prompt: who the agent is, where it works, and each present group's run notes. */
-export function buildSystemPrompt(input: { workspace: string; instructions: readonly { key: string; text: string }[]; extra?: string }): string {
+export function buildSystemPrompt(input: {
+  workspace: string;
+  instructions: readonly { key: string; text: string }[];
+  extra?: string;
+}): string {
   const parts = [
     'You are aibuddy, a careful software agent. You act only through the tools you are given.',
     `The workspace is ${input.workspace}; paths are relative to it. Verify what you change before you report it as done.`,

@@ -56,9 +56,13 @@ export async function openTaskHistory(options: OpenTaskHistoryOptions): Promise<
     previous = await store.readTask(options.taskId);
     if (options.resume) {
       if (!previous) {
-        throw new AgentStartupError('discovery', `--resume: there is no persisted task "${options.taskId}" under ${options.dataDir}.`, {
-          fix: 'list the persisted tasks with "aibuddy tasks" (same --workspace or --data-dir), or drop --resume to start a new task.',
-        });
+        throw new AgentStartupError(
+          'discovery',
+          `--resume: there is no persisted task "${options.taskId}" under ${options.dataDir}.`,
+          {
+            fix: 'list the persisted tasks with "aibuddy tasks" (same --workspace or --data-dir), or drop --resume to start a new task.',
+          },
+        );
       }
       prior = (await store.readHistory(options.taskId)) ?? [];
     }
@@ -91,7 +95,9 @@ export async function openTaskHistory(options: OpenTaskHistoryOptions): Promise<
     try {
       await store.writeHistory(options.taskId, messages);
     } catch (error) {
-      warn(`[execution] the history of task ${options.taskId} could not be saved: ${CompactorError.isInstance(error) ? error.message : (error as Error)?.message}`);
+      warn(
+        `[execution] the history of task ${options.taskId} could not be saved: ${CompactorError.isInstance(error) ? error.message : (error as Error)?.message}`,
+      );
     }
   };
 
@@ -105,7 +111,8 @@ export async function openTaskHistory(options: OpenTaskHistoryOptions): Promise<
       await save(saved);
     },
     observe(part) {
-      if (part.type === 'tool-call' && !part.providerExecuted) openCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
+      if (part.type === 'tool-call' && !part.providerExecuted)
+        openCalls.push({ toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
     },
     async finish(outcome) {
       await store.whenIdle();

@@ -11,7 +11,10 @@ export function rawOutputText(record: Pick<SavedCall, 'output'>): string {
   if (typeof output === 'string') return output;
   if (output && typeof output === 'object' && typeof output.stdout === 'string') {
     // Command output: stdout as printed, then stderr (the way the terminal showed it).
-    const stderr = typeof output.stderr === 'string' && output.stderr !== '' ? `${output.stdout.endsWith('\n') || output.stdout === '' ? '' : '\n'}--- stderr ---\n${output.stderr}` : '';
+    const stderr =
+      typeof output.stderr === 'string' && output.stderr !== ''
+        ? `${output.stdout.endsWith('\n') || output.stdout === '' ? '' : '\n'}--- stderr ---\n${output.stderr}`
+        : '';
     return output.stdout + stderr;
   }
   return `${JSON.stringify(output, null, 2)}\n`;
@@ -27,7 +30,10 @@ export function rawInputText(record: Pick<SavedCall, 'input'>): string {
  * call — compacted or not — of a persisted task (with `--json`, the whole record). Without
  * `--task-id` every task of the data dir is searched. Resolves with the exit code.
  */
-export async function viewCall(parsed: Extract<ParsedCommand, { command: 'view-call' }>, io: { stdout: NodeJS.WritableStream }): Promise<number> {
+export async function viewCall(
+  parsed: Extract<ParsedCommand, { command: 'view-call' }>,
+  io: { stdout: NodeJS.WritableStream },
+): Promise<number> {
   const dataDir = resolve(parsed.dataDir ?? defaultDataDir(resolve(parsed.workspace ?? process.cwd())));
   let found: SavedCall | undefined;
   try {
@@ -42,7 +48,9 @@ export async function viewCall(parsed: Extract<ParsedCommand, { command: 'view-c
     throw new AgentStartupError(
       'projection',
       `no saved result for call "${parsed.toolCallId}"${parsed.taskId ? ` of task ${parsed.taskId}` : ''} under ${dataDir}.`,
-      { fix: 'use a call id from the run and the task id it printed, with the --data-dir (or --workspace) of the run; "aibuddy tasks" lists the tasks.' },
+      {
+        fix: 'use a call id from the run and the task id it printed, with the --data-dir (or --workspace) of the run; "aibuddy tasks" lists the tasks.',
+      },
     );
   }
   if (parsed.json) io.stdout.write(`${JSON.stringify(found.record, null, 2)}\n`);

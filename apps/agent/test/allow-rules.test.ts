@@ -14,7 +14,10 @@ describe('allow rules: --allow, the config file, and what aibuddy tools shows', 
     const workspace = join(dir, 'ws');
     const config = join(dir, 'aibuddy.json');
     writeFileSync(config, JSON.stringify({ allow: ['make lint'] }));
-    const json = await runCli(['tools', '--json', '--workspace', workspace, '--allow', 'npm test', '--allow', 'cargo clippy', '--config', config], { env: env() });
+    const json = await runCli(
+      ['tools', '--json', '--workspace', workspace, '--allow', 'npm test', '--allow', 'cargo clippy', '--config', config],
+      { env: env() },
+    );
     expect(json.stderr).toBe('');
     expect(json.code).toBe(0);
     const report = JSON.parse(json.stdout);
@@ -55,7 +58,9 @@ describe('allow rules: --allow, the config file, and what aibuddy tools shows', 
     writeFileSync(inside, JSON.stringify({ allow: ['rm'] }));
     const r1 = await runCli(['tools', '--workspace', dir, '--config', inside], { env: env() });
     expect(r1.code).toBe(1);
-    expect(r1.stderr).toMatch(/\[authorization\] the config file .* is inside the workspace .* Fix: move it outside the workspace/);
+    expect(r1.stderr).toMatch(
+      /\[authorization\] the config file .* is inside the workspace .* Fix: move it outside the workspace/,
+    );
   });
 
   it('refuses an invalid config file, a compound rule, an empty --allow and a sudo rule', async () => {
@@ -93,7 +98,10 @@ describe('allow rules: --allow, the config file, and what aibuddy tools shows', 
       { toolCalls: [{ id: 'git', toolName: 'execute', input: { command: 'git status 2>&1 | head -1; ls build' } }] },
       { text: 'done' },
     ]);
-    const r = await runCli(['run', 'go', '--model', model, '--workspace', workspace, '--events', events, '--allow', 'node --print'], { env: env() });
+    const r = await runCli(
+      ['run', 'go', '--model', model, '--workspace', workspace, '--events', events, '--allow', 'node --print'],
+      { env: env() },
+    );
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/allow: {5}the development defaults \(tests, builds\) \+ "node --print" \[--allow\]/);
     const log = readEvents(events);

@@ -8,7 +8,10 @@ function setUp() {
   const workspace = workspaceIn(dir);
   mkdirSync(join(workspace, 'data'), { recursive: true });
   writeFileSync(join(workspace, 'data', 'keep.txt'), 'precious\n');
-  const model = replay(dir, [{ toolCalls: [{ toolName: 'execute', input: { command: 'rm -rf data' }, id: 'wipe' }] }, { text: 'done' }]);
+  const model = replay(dir, [
+    { toolCalls: [{ toolName: 'execute', input: { command: 'rm -rf data' }, id: 'wipe' }] },
+    { text: 'done' },
+  ]);
   return { dir, workspace, model, events: join(dir, 'events.jsonl') };
 }
 
@@ -19,7 +22,12 @@ describe('confirmation of high-impact calls', { timeout: 120_000 }, () => {
     expect(r.code).toBe(0);
     expect(readFileSync(join(workspace, 'data', 'keep.txt'), 'utf8')).toBe('precious\n');
     const log = readEvents(events);
-    expect(log.find((e) => e.type === 'confirm-request')).toMatchObject({ toolCallId: 'wipe', target: 'data', scope: expect.any(String), impact: expect.any(String) });
+    expect(log.find((e) => e.type === 'confirm-request')).toMatchObject({
+      toolCallId: 'wipe',
+      target: 'data',
+      scope: expect.any(String),
+      impact: expect.any(String),
+    });
     expect(log.find((e) => e.type === 'confirm-decision')).toMatchObject({ toolCallId: 'wipe', approved: false });
     expect(log.some((e) => e.type === 'tool-output')).toBe(false);
     const result = log.find((e) => e.type === 'tool-result' && e.toolCallId === 'wipe')!;

@@ -7,8 +7,25 @@ import { cleanEnv, readEvents, replay, runCli, tempDir } from './helpers.js';
 function setUp() {
   const dir = tempDir();
   const events = join(dir, 'events.jsonl');
-  const model = replay(dir, [{ toolCalls: [{ toolName: 'execute', input: { command: 'sleep 3 && echo awake' }, id: 'sleepy' }] }, { text: 'slept' }]);
-  const args = ['run', 'sleep', '--model', model, '--workspace', join(dir, 'ws'), '--data-dir', join(dir, 'state'), '--events', events, '--chunk-timeout', '1', '--yes'];
+  const model = replay(dir, [
+    { toolCalls: [{ toolName: 'execute', input: { command: 'sleep 3 && echo awake' }, id: 'sleepy' }] },
+    { text: 'slept' },
+  ]);
+  const args = [
+    'run',
+    'sleep',
+    '--model',
+    model,
+    '--workspace',
+    join(dir, 'ws'),
+    '--data-dir',
+    join(dir, 'state'),
+    '--events',
+    events,
+    '--chunk-timeout',
+    '1',
+    '--yes',
+  ];
   return { dir, events, args };
 }
 
@@ -37,7 +54,9 @@ describe('heartbeats keep the stream under --chunk-timeout', { timeout: 60_000 }
     const { events, args } = setUp();
     const r = await runCli(args, { env: cleanEnv({ AIBUDDY_HEARTBEAT_MS: '0' }) });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/\[execution\] the stream's chunk timeout of 1 s passed with no chunk .*heartbeats are disabled \(AIBUDDY_HEARTBEAT_MS=0\)/);
+    expect(r.stderr).toMatch(
+      /\[execution\] the stream's chunk timeout of 1 s passed with no chunk .*heartbeats are disabled \(AIBUDDY_HEARTBEAT_MS=0\)/,
+    );
     const log = readEvents(events);
     const result = log.find((e) => e.type === 'tool-result' && e.toolCallId === 'sleepy')!;
     expect(result.error).toMatchObject({ stage: 'execution' });

@@ -38,7 +38,10 @@ export interface CliRun {
 }
 
 /** Spawns `node dist/cli.js ...args`; kills it after `timeoutMs` so a broken test never hangs. */
-export function startCli(args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): CliRun {
+export function startCli(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): CliRun {
   if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run "pnpm build" (the root test command builds first).`);
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd ?? tmpdir(),
@@ -60,7 +63,10 @@ export function startCli(args: string[], options: { env?: Record<string, string>
 }
 
 /** Runs the CLI to the end. */
-export function runCli(args: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
   return startCli(args, options).result;
 }
 

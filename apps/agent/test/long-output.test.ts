@@ -19,9 +19,25 @@ describe('execute output longer than 30,000 characters', { timeout: 120_000 }, (
     // `node -e` runs inline code: only an allow rule lets it run without a person.
     // The default data dir is outside the workspace: $XDG_STATE_HOME/aibuddy/<workspace id>.
     const state = join(dir, 'state');
-    const r = await runCli(['run', 'print a lot', '--model', model, '--workspace', workspace, '--task-id', 'long', '--events', events, '--allow', 'node -e'], {
-      env: cleanEnv({ XDG_STATE_HOME: state }),
-    });
+    const r = await runCli(
+      [
+        'run',
+        'print a lot',
+        '--model',
+        model,
+        '--workspace',
+        workspace,
+        '--task-id',
+        'long',
+        '--events',
+        events,
+        '--allow',
+        'node -e',
+      ],
+      {
+        env: cleanEnv({ XDG_STATE_HOME: state }),
+      },
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
 
@@ -32,7 +48,9 @@ describe('execute output longer than 30,000 characters', { timeout: 120_000 }, (
     expect(full.split('\n').filter(Boolean)).toHaveLength(2000);
 
     // What the model was sent, read from the request it received after the call.
-    const sent = toolResultsInPrompt(log.filter((e) => e.type === 'model-request').at(-1)!.messages).find((p) => p.toolCallId === 'big');
+    const sent = toolResultsInPrompt(log.filter((e) => e.type === 'model-request').at(-1)!.messages).find(
+      (p) => p.toolCallId === 'big',
+    );
     expect(sent.output).toEqual(result.model);
     const text = String(sent.output.value);
     expect(text.length).toBeLessThan(31_000);

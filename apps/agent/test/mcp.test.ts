@@ -16,7 +16,16 @@ const small = { command: process.execPath, args: [join(fixtures, 'small-mcp-serv
 describe('MCP servers from a config file', { timeout: 120_000 }, () => {
   it('aibuddy tools --json: the 12-tool server is deferred with the reason, the 3-tool server is direct', async () => {
     const dir = tempDir();
-    const r = await runCli(['tools', '--json', '--mcp-config', mcpConfig(dir, { big, small }), '--workspace', dir, '--model', replay(dir, [{ text: 'x' }])]);
+    const r = await runCli([
+      'tools',
+      '--json',
+      '--mcp-config',
+      mcpConfig(dir, { big, small }),
+      '--workspace',
+      dir,
+      '--model',
+      replay(dir, [{ text: 'x' }]),
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout);
@@ -29,7 +38,18 @@ describe('MCP servers from a config file', { timeout: 120_000 }, () => {
       expect(d.reason).toMatch(/12 tools, more than 10/);
     }
     const direct = report.direct.map((t: { name: string }) => t.name);
-    expect(direct).toEqual(expect.arrayContaining(['read_file', 'write_file', 'edit_file', 'execute', 'tool_search', 'small__echo', 'small__add', 'small__now']));
+    expect(direct).toEqual(
+      expect.arrayContaining([
+        'read_file',
+        'write_file',
+        'edit_file',
+        'execute',
+        'tool_search',
+        'small__echo',
+        'small__add',
+        'small__now',
+      ]),
+    );
     expect(report.direct.find((t: { name: string }) => t.name === 'small__echo').server).toBe('small');
     expect(direct.some((n: string) => n.startsWith('big__'))).toBe(false);
     expect(report.excluded).toEqual(expect.arrayContaining([{ key: 'skills', reason: expect.stringMatching(/--skills/) }]));
@@ -41,10 +61,26 @@ describe('MCP servers from a config file', { timeout: 120_000 }, () => {
     const model = replay(dir, [
       { toolCalls: [{ toolName: 'big__convert_currency', input: { amount: 10, from: 'EUR', to: 'USD' }, id: 'too-early' }] },
       { toolCalls: [{ toolName: 'tool_search', input: { query: 'convert money between currencies' }, id: 'search' }] },
-      { toolCalls: [{ toolName: 'big__convert_currency', input: { amount: 10, from: 'EUR', to: 'USD' }, id: 'convert' }, { toolName: 'small__add', input: { a: 2, b: 3 }, id: 'add' }] },
+      {
+        toolCalls: [
+          { toolName: 'big__convert_currency', input: { amount: 10, from: 'EUR', to: 'USD' }, id: 'convert' },
+          { toolName: 'small__add', input: { a: 2, b: 3 }, id: 'add' },
+        ],
+      },
       { text: 'converted' },
     ]);
-    const r = await runCli(['run', 'convert 10 EUR', '--model', model, '--workspace', workspaceIn(dir), '--mcp-config', mcpConfig(dir, { big, small }), '--events', events]);
+    const r = await runCli([
+      'run',
+      'convert 10 EUR',
+      '--model',
+      model,
+      '--workspace',
+      workspaceIn(dir),
+      '--mcp-config',
+      mcpConfig(dir, { big, small }),
+      '--events',
+      events,
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const log = readEvents(events);
@@ -64,9 +100,21 @@ describe('MCP servers from a config file', { timeout: 120_000 }, () => {
 
   it('a broken MCP server is reported with the stage, its stderr and the fix; the run goes on', async () => {
     const dir = tempDir();
-    const broken = { command: process.execPath, args: ['-e', 'console.error("fatal: TOOLBOX_TOKEN is not set"); process.exit(3)'] };
+    const broken = {
+      command: process.execPath,
+      args: ['-e', 'console.error("fatal: TOOLBOX_TOKEN is not set"); process.exit(3)'],
+    };
     const model = replay(dir, [{ toolCalls: [{ toolName: 'small__echo', input: { text: 'still here' } }] }, { text: 'ok' }]);
-    const r = await runCli(['run', 'echo', '--model', model, '--workspace', workspaceIn(dir), '--mcp-config', mcpConfig(dir, { broken, small })]);
+    const r = await runCli([
+      'run',
+      'echo',
+      '--model',
+      model,
+      '--workspace',
+      workspaceIn(dir),
+      '--mcp-config',
+      mcpConfig(dir, { broken, small }),
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/\[discovery\].*MCP server "broken" failed to start/);
     expect(r.stderr).toContain('TOOLBOX_TOKEN is not set');

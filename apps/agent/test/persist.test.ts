@@ -12,7 +12,9 @@ describe('compact inputs through the CLI', { timeout: 120_000 }, () => {
     const events = join(dir, 'events.jsonl');
     const data = join(dir, 'state');
     // 2,000 distinct lines of 60 characters: 120,000 characters.
-    const lines = Array.from({ length: 2000 }, (_, i) => `${String(i).padStart(6, '0')}:${(i * 7919).toString(36).padStart(8, 'q')}:${'abcdefghij'.repeat(4)}${'0123'}`.slice(0, 59));
+    const lines = Array.from({ length: 2000 }, (_, i) =>
+      `${String(i).padStart(6, '0')}:${(i * 7919).toString(36).padStart(8, 'q')}:${'abcdefghij'.repeat(4)}${'0123'}`.slice(0, 59),
+    );
     const content = lines.join('\n') + '\n';
     expect(content.length).toBe(120_000);
     const model = replay(dir, [
@@ -20,7 +22,24 @@ describe('compact inputs through the CLI', { timeout: 120_000 }, () => {
       { toolCalls: [{ toolName: 'ls', input: { path: '.' }, id: 'look' }] },
       { text: 'written' },
     ]);
-    const r = await runCli(['run', 'write it', '--model', model, '--workspace', join(dir, 'ws'), '--data-dir', data, '--task-id', 'big-write', '--events', events, '--yes'], { env: env(dir) });
+    const r = await runCli(
+      [
+        'run',
+        'write it',
+        '--model',
+        model,
+        '--workspace',
+        join(dir, 'ws'),
+        '--data-dir',
+        data,
+        '--task-id',
+        'big-write',
+        '--events',
+        events,
+        '--yes',
+      ],
+      { env: env(dir) },
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const log = readEvents(events);
@@ -36,7 +55,9 @@ describe('compact inputs through the CLI', { timeout: 120_000 }, () => {
       expect(text).toContain('write-big');
     }
 
-    const view = await runCli(['view-call', 'write-big', '--task-id', 'big-write', '--data-dir', data, '--part', 'input'], { env: env(dir) });
+    const view = await runCli(['view-call', 'write-big', '--task-id', 'big-write', '--data-dir', data, '--part', 'input'], {
+      env: env(dir),
+    });
     expect(view.stderr).toBe('');
     expect(view.code).toBe(0);
     expect(JSON.parse(view.stdout).content).toBe(content);
@@ -56,19 +77,31 @@ describe('a persisted task resumes in a second process', { timeout: 120_000 }, (
     const common = ['--workspace', join(dir, 'ws'), '--data-dir', data, '--mcp-config', mcp, '--task-id', 'money'];
 
     const events1 = join(dir, 'run1.jsonl');
-    const model1 = replay(join(dir), [{ toolCalls: [{ toolName: 'tool_search', input: { query: 'convert money between currencies' }, id: 'search' }] }, { text: 'found the converter' }]);
-    const r1 = await runCli(['run', 'find a currency converter', '--model', model1, ...common, '--events', events1], { env: env(dir) });
+    const model1 = replay(join(dir), [
+      { toolCalls: [{ toolName: 'tool_search', input: { query: 'convert money between currencies' }, id: 'search' }] },
+      { text: 'found the converter' },
+    ]);
+    const r1 = await runCli(['run', 'find a currency converter', '--model', model1, ...common, '--events', events1], {
+      env: env(dir),
+    });
     expect(r1.stderr).toBe('');
     expect(r1.code).toBe(0);
     const log1 = readEvents(events1);
-    expect(log1.find((e) => e.type === 'tool-result' && e.toolCallId === 'search')!.client.tools[0].name).toBe('big__convert_currency');
+    expect(log1.find((e) => e.type === 'tool-result' && e.toolCallId === 'search')!.client.tools[0].name).toBe(
+      'big__convert_currency',
+    );
     expect(log1.find((e) => e.type === 'model-request')!.tools).not.toContain('big__convert_currency');
 
     const dir2 = join(dir, 'second');
     mkdirSync(dir2);
     const events2 = join(dir, 'run2.jsonl');
-    const model2 = replay(dir2, [{ toolCalls: [{ toolName: 'big__convert_currency', input: { amount: 10, from: 'EUR', to: 'USD' }, id: 'convert' }] }, { text: 'converted' }]);
-    const r2 = await runCli(['run', 'now convert 10 EUR', '--model', model2, ...common, '--resume', '--events', events2], { env: env(dir) });
+    const model2 = replay(dir2, [
+      { toolCalls: [{ toolName: 'big__convert_currency', input: { amount: 10, from: 'EUR', to: 'USD' }, id: 'convert' }] },
+      { text: 'converted' },
+    ]);
+    const r2 = await runCli(['run', 'now convert 10 EUR', '--model', model2, ...common, '--resume', '--events', events2], {
+      env: env(dir),
+    });
     expect(r2.stderr).toBe('');
     expect(r2.code).toBe(0);
     const log2 = readEvents(events2);
@@ -94,21 +127,41 @@ describe('a persisted task resumes in a second process', { timeout: 120_000 }, (
 
   it('--resume of a task that does not exist is refused with the fix', async () => {
     const dir = tempDir();
-    const r = await runCli(['run', 'go on', '--model', replay(dir, [{ text: 'x' }]), '--workspace', join(dir, 'ws'), '--data-dir', join(dir, 'state'), '--task-id', 'ghost', '--resume'], { env: env(dir) });
+    const r = await runCli(
+      [
+        'run',
+        'go on',
+        '--model',
+        replay(dir, [{ text: 'x' }]),
+        '--workspace',
+        join(dir, 'ws'),
+        '--data-dir',
+        join(dir, 'state'),
+        '--task-id',
+        'ghost',
+        '--resume',
+      ],
+      { env: env(dir) },
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/\[discovery\] --resume: there is no persisted task "ghost".*aibuddy tasks/s);
   });
 });
 
-describe('host state outside the model\'s reach', { timeout: 120_000 }, () => {
+describe("host state outside the model's reach", { timeout: 120_000 }, () => {
   it('defaults to $XDG_STATE_HOME/aibuddy/<workspace id> and refuses a --data-dir inside the workspace (exit 2)', async () => {
     const dir = tempDir();
     const ws = join(dir, 'ws');
-    const r = await runCli(['run', 'hi', '--model', replay(dir, [{ text: 'hello' }]), '--workspace', ws, '--task-id', 't1'], { env: env(dir) });
+    const r = await runCli(['run', 'hi', '--model', replay(dir, [{ text: 'hello' }]), '--workspace', ws, '--task-id', 't1'], {
+      env: env(dir),
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`data dir:\\s+${join(dir, 'xdg', 'aibuddy')}/ws-[0-9a-f]{12}\\n`));
     expect(existsSync(join(ws, '.aibuddy'))).toBe(false);
-    const inside = await runCli(['run', 'hi', '--model', replay(dir, [{ text: 'hello' }]), '--workspace', ws, '--data-dir', join(ws, '.state')], { env: env(dir) });
+    const inside = await runCli(
+      ['run', 'hi', '--model', replay(dir, [{ text: 'hello' }]), '--workspace', ws, '--data-dir', join(ws, '.state')],
+      { env: env(dir) },
+    );
     expect(inside.code).toBe(2);
     expect(inside.stderr).toMatch(/--data-dir .* is inside the workspace .*outside the workspace/);
   });
@@ -120,8 +173,21 @@ describe('host state outside the model\'s reach', { timeout: 120_000 }, () => {
     mkdirSync(outside);
     writeFileSync(join(outside, 'settings.json'), '{}');
     const command = `node -e "for (let i = 1; i <= 2000; i++) console.log('row ' + i + ' ' + 'x'.repeat(40))"`;
-    const script = (id: string) => replay(dir, [{ toolCalls: [{ toolName: 'execute', input: { command }, id }] }, { text: 'done' }]);
-    const args = (id: string) => ['run', 'print', '--model', script(id), '--workspace', join(dir, 'ws'), '--data-dir', data, '--task-id', id, '--yes'];
+    const script = (id: string) =>
+      replay(dir, [{ toolCalls: [{ toolName: 'execute', input: { command }, id }] }, { text: 'done' }]);
+    const args = (id: string) => [
+      'run',
+      'print',
+      '--model',
+      script(id),
+      '--workspace',
+      join(dir, 'ws'),
+      '--data-dir',
+      data,
+      '--task-id',
+      id,
+      '--yes',
+    ];
     const r1 = await runCli(args('first'), { env: env(dir) });
     expect(r1.code).toBe(0);
     expect(existsSync(join(data, 'compacted_outputs', 'first', 'first.json'))).toBe(true);

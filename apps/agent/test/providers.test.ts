@@ -32,15 +32,43 @@ describe('real providers through loopback wire servers', { timeout: 120_000 }, (
   it('anthropic: native deferral, tool_search, a deferred MCP tool and a file write, streamed', async () => {
     const s = setUp();
     const server = await startAnthropicWireServer((_body, index) => {
-      if (index === 0) return { content: [{ type: 'text', text: 'Searching. ' }, { type: 'tool_use', id: 'toolu_search', name: 'tool_search', input: { query: 'weather forecast' } }] };
-      if (index === 1) return { content: [{ type: 'tool_use', id: 'toolu_forecast', name: 'toolbox__get_forecast', input: { city: 'Lima', days: 2 } }] };
-      if (index === 2) return { content: [{ type: 'tool_use', id: 'toolu_write', name: 'write_file', input: { path: 'forecast.txt', content: 'Lima: mild\n' } }] };
+      if (index === 0)
+        return {
+          content: [
+            { type: 'text', text: 'Searching. ' },
+            { type: 'tool_use', id: 'toolu_search', name: 'tool_search', input: { query: 'weather forecast' } },
+          ],
+        };
+      if (index === 1)
+        return {
+          content: [{ type: 'tool_use', id: 'toolu_forecast', name: 'toolbox__get_forecast', input: { city: 'Lima', days: 2 } }],
+        };
+      if (index === 2)
+        return {
+          content: [
+            { type: 'tool_use', id: 'toolu_write', name: 'write_file', input: { path: 'forecast.txt', content: 'Lima: mild\n' } },
+          ],
+        };
       return { content: [{ type: 'text', text: 'All done.' }] };
     });
     closers.push(() => server.close());
     const run = startCli(
-      ['run', 'forecast for Lima', '--model', 'anthropic:claude-sonnet-4-5', '--base-url', server.baseURL, '--defer-path', 'native',
-        '--mcp-config', s.mcp, '--workspace', s.workspace, '--events', s.events],
+      [
+        'run',
+        'forecast for Lima',
+        '--model',
+        'anthropic:claude-sonnet-4-5',
+        '--base-url',
+        server.baseURL,
+        '--defer-path',
+        'native',
+        '--mcp-config',
+        s.mcp,
+        '--workspace',
+        s.workspace,
+        '--events',
+        s.events,
+      ],
       { env: cleanEnv({ ANTHROPIC_API_KEY: 'test-key' }), timeoutMs: 90_000 },
     );
     const r = await run.result;
@@ -52,7 +80,10 @@ describe('real providers through loopback wire servers', { timeout: 120_000 }, (
     const bodies = server.bodies();
     expect(bodies).toHaveLength(4);
     expect(bodies.every((b) => b.stream === true && b.model === 'claude-sonnet-4-5')).toBe(true);
-    const toolbox = bodies[0].tools.filter((t: any) => String(t.name).startsWith('toolbox__')).map((t: any) => t.name).sort();
+    const toolbox = bodies[0].tools
+      .filter((t: any) => String(t.name).startsWith('toolbox__'))
+      .map((t: any) => t.name)
+      .sort();
     expect(toolbox).toHaveLength(12);
     expect(deferredOnWire(bodies[0].tools)).toEqual(toolbox);
     expect(bodies[0].tools.find((t: any) => t.name === 'tool_search')).toBeDefined();
@@ -66,8 +97,14 @@ describe('real providers through loopback wire servers', { timeout: 120_000 }, (
     expect(log.find((e) => e.type === 'tool-result' && e.toolCallId === 'toolu_forecast')?.error).toBeUndefined();
     // Every call is logged once: the search tool (as presented on this path) too.
     for (const id of ['toolu_search', 'toolu_forecast', 'toolu_write']) {
-      expect(log.filter((e) => e.type === 'tool-call' && e.toolCallId === id), id).toHaveLength(1);
-      expect(log.filter((e) => e.type === 'tool-result' && e.toolCallId === id), id).toHaveLength(1);
+      expect(
+        log.filter((e) => e.type === 'tool-call' && e.toolCallId === id),
+        id,
+      ).toHaveLength(1);
+      expect(
+        log.filter((e) => e.type === 'tool-result' && e.toolCallId === id),
+        id,
+      ).toHaveLength(1);
     }
     const search = log.find((e) => e.type === 'tool-result' && e.toolCallId === 'toolu_search')!;
     // On this path the search answers with tool_reference blocks: the logged view is that presentation,
@@ -82,13 +119,31 @@ describe('real providers through loopback wire servers', { timeout: 120_000 }, (
     const server = await startOpenAIWireServer({
       responses: (_body, index) =>
         index === 0
-          ? { output: [functionCallItem('fc_1', 'call_write', 'write_file', { path: 'hello.txt', content: 'hello from openai\n' })] }
+          ? {
+              output: [
+                functionCallItem('fc_1', 'call_write', 'write_file', { path: 'hello.txt', content: 'hello from openai\n' }),
+              ],
+            }
           : { output: [messageItem('msg_1', 'Wrote hello.txt.')] },
     });
     closers.push(() => server.close());
     const r = await startCli(
-      ['run', 'say hello', '--model', 'openai:gpt-5.4', '--base-url', server.baseURL, '--defer-path', 'native',
-        '--mcp-config', s.mcp, '--workspace', s.workspace, '--events', s.events],
+      [
+        'run',
+        'say hello',
+        '--model',
+        'openai:gpt-5.4',
+        '--base-url',
+        server.baseURL,
+        '--defer-path',
+        'native',
+        '--mcp-config',
+        s.mcp,
+        '--workspace',
+        s.workspace,
+        '--events',
+        s.events,
+      ],
       { env: cleanEnv({ OPENAI_API_KEY: 'test-key' }), timeoutMs: 90_000 },
     ).result;
     expect(r.stderr).toBe('');
@@ -108,12 +163,28 @@ describe('real providers through loopback wire servers', { timeout: 120_000 }, (
   it('openai-compatible: chat completions at --base-url take the activeTools path and run a tool end to end', async () => {
     const s = setUp();
     const server = await startOpenAIWireServer({
-      chat: [{ toolCalls: [{ id: 'call_ls', name: 'write_file', arguments: { path: 'compat.txt', content: 'ok\n' } }] }, { text: 'Wrote compat.txt.' }],
+      chat: [
+        { toolCalls: [{ id: 'call_ls', name: 'write_file', arguments: { path: 'compat.txt', content: 'ok\n' } }] },
+        { text: 'Wrote compat.txt.' },
+      ],
     });
     closers.push(() => server.close());
     const events = join(s.dir, 'compat.jsonl');
     const r = await startCli(
-      ['run', 'write', '--model', 'openai-compatible:llama-3', '--base-url', server.baseURL, '--mcp-config', s.mcp, '--workspace', s.workspace, '--events', events],
+      [
+        'run',
+        'write',
+        '--model',
+        'openai-compatible:llama-3',
+        '--base-url',
+        server.baseURL,
+        '--mcp-config',
+        s.mcp,
+        '--workspace',
+        s.workspace,
+        '--events',
+        events,
+      ],
       { env: cleanEnv({ OPENAI_COMPATIBLE_API_KEY: 'test-key' }), timeoutMs: 90_000 },
     ).result;
     expect(r.stderr).toBe('');

@@ -38,15 +38,23 @@ describe('stopping a run with SIGINT', { timeout: 120_000 }, () => {
     const seconds = `${40 + Math.floor(Math.random() * 1000) / 1000}`; // a unique argument to find the process by
     const model = replay(dir, [
       { toolCalls: [{ toolName: 'write_file', input: { path: 'notes.md', content: '# notes\n'.repeat(2000) }, id: 'w' }] },
-      { toolCalls: [{ toolName: 'execute', input: { command: `echo started; sleep ${seconds}; echo never > late.txt` }, id: 'slow' }] },
+      {
+        toolCalls: [
+          { toolName: 'execute', input: { command: `echo started; sleep ${seconds}; echo never > late.txt` }, id: 'slow' },
+        ],
+      },
       { text: 'not reached' },
     ]);
     const run = startCli(['run', 'wait', '--model', model, '--workspace', workspace, '--events', events]);
     await waitFor(() => run.output().stdout.includes('│ started'), 20_000, 'the command to start');
-    const pids = await waitFor(() => {
-      const found = pidsWith(seconds);
-      return found.length > 0 ? found : undefined;
-    }, 5_000, 'the sleep process');
+    const pids = await waitFor(
+      () => {
+        const found = pidsWith(seconds);
+        return found.length > 0 ? found : undefined;
+      },
+      5_000,
+      'the sleep process',
+    );
     run.child.kill('SIGINT');
     const result = await run.result;
     expect(result.code).toBe(130);

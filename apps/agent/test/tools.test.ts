@@ -26,6 +26,8 @@ describe('aibuddy tools', { timeout: 120_000 }, () => {
     // CI installs bubblewrap and runs as root: there it must be the mode in force.
     if (process.env.CI) expect(isolation.mode).toBe('bubblewrap');
     const text = await runCli(['tools', '--workspace', dir]);
-    expect(text.stdout).toMatch(new RegExp(`^sandbox: ${isolation.mode} \\((process tree dies with the call|NOT tree-killing)`, 'm'));
+    expect(text.stdout).toMatch(
+      new RegExp(`^sandbox: ${isolation.mode} \\((process tree dies with the call|NOT tree-killing)`, 'm'),
+    );
   });
 });

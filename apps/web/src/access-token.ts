@@ -15,7 +15,10 @@ export function tokenMatches(expected: string, given: string | undefined | null)
 }
 
 /** The token a request carries: `Authorization: Bearer`, the `token` query parameter, or the cookie. */
-export function requestToken(request: { header(name: string): string | undefined; query(name: string): string | undefined }, cookie: string | undefined): string | undefined {
+export function requestToken(
+  request: { header(name: string): string | undefined; query(name: string): string | undefined },
+  cookie: string | undefined,
+): string | undefined {
   const auth = request.header('authorization');
   if (auth?.startsWith('Bearer ')) return auth.slice('Bearer '.length).trim();
   return request.query('token') ?? cookie;

@@ -43,7 +43,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const { defaultModelSpec } = await import('@aibuddy/agent');
   const modelSpec = values.model ?? defaultModelSpec(process.env, true);
-  const workspace = values.workspace ? resolve(values.workspace) : modelSpec === 'demo' ? mkdtempSync(join(tmpdir(), 'aibuddy-web-')) : process.cwd();
+  const workspace = values.workspace
+    ? resolve(values.workspace)
+    : modelSpec === 'demo'
+      ? mkdtempSync(join(tmpdir(), 'aibuddy-web-'))
+      : process.cwd();
   const heartbeat = process.env.AIBUDDY_HEARTBEAT_MS;
   const server = await startWebServer({
     workspace,

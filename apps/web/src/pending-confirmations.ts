@@ -68,12 +68,22 @@ export class PendingConfirmations {
   }
 
   /** Answers one request; the decision carries the call id and digest, which the runtime checks again. */
-  answer(toolCallId: string, inputDigest: string, approved: boolean, reason?: string): { ok: true } | { ok: false; why: AnswerRefusal } {
+  answer(
+    toolCallId: string,
+    inputDigest: string,
+    approved: boolean,
+    reason?: string,
+  ): { ok: true } | { ok: false; why: AnswerRefusal } {
     const waiter = this.waiting.get(toolCallId);
     if (!waiter) return { ok: false, why: 'no-such-request' };
     if (waiter.request.inputDigest !== inputDigest) return { ok: false, why: 'digest-mismatch' };
     this.waiting.delete(toolCallId);
-    waiter.resolve({ approved, toolCallId, inputDigest, ...(approved ? {} : { reason: reason?.trim() || 'the user rejected it in the browser' }) });
+    waiter.resolve({
+      approved,
+      toolCallId,
+      inputDigest,
+      ...(approved ? {} : { reason: reason?.trim() || 'the user rejected it in the browser' }),
+    });
     return { ok: true };
   }
 }

@@ -9,7 +9,15 @@ import type { UIMessageStreamWriter } from 'ai';
 export interface WebDataParts {
   'tool-output': { toolCallId: string; stream: 'stdout' | 'stderr'; chunk: string };
   heartbeat: { toolCallId: string; at: number };
-  'confirm-request': { taskId: string; toolCallId: string; toolName: string; target: string; scope: string; impact: string; inputDigest: string };
+  'confirm-request': {
+    taskId: string;
+    toolCallId: string;
+    toolName: string;
+    target: string;
+    scope: string;
+    impact: string;
+    inputDigest: string;
+  };
   'confirm-decision': { toolCallId: string; approved: boolean; reason?: string };
   compaction: { toolCallId: string; strategy: string; originalTokens: number; compactedTokens: number; recoverable: boolean };
   'tool-failure': { toolCallId: string; toolName: string; stage: string; message: string };
@@ -73,7 +81,11 @@ export class UiStreamBridge {
     this.stepOpen = false;
   }
 
-  private data<K extends keyof WebDataParts & string>(name: K, data: WebDataParts[K], options: { id?: string; transient?: boolean } = {}): void {
+  private data<K extends keyof WebDataParts & string>(
+    name: K,
+    data: WebDataParts[K],
+    options: { id?: string; transient?: boolean } = {},
+  ): void {
     this.write({ type: `data-${name}`, data, ...options } as Parameters<Writer['write']>[0]);
   }
 
@@ -94,7 +106,13 @@ export class UiStreamBridge {
       }
       case 'tool-call':
         this.closeText();
-        this.write({ type: 'tool-input-available', toolCallId: event.toolCallId, toolName: event.toolName, input: event.input, dynamic: true });
+        this.write({
+          type: 'tool-input-available',
+          toolCallId: event.toolCallId,
+          toolName: event.toolName,
+          input: event.input,
+          dynamic: true,
+        });
         break;
       case 'tool-output':
         this.data('tool-output', { toolCallId: event.toolCallId, stream: event.stream, chunk: event.chunk }, { transient: true });
@@ -105,12 +123,24 @@ export class UiStreamBridge {
       case 'confirm-request':
         this.data(
           'confirm-request',
-          { taskId: this.taskId, toolCallId: event.toolCallId, toolName: event.toolName, target: event.target, scope: event.scope, impact: event.impact, inputDigest: event.inputDigest },
+          {
+            taskId: this.taskId,
+            toolCallId: event.toolCallId,
+            toolName: event.toolName,
+            target: event.target,
+            scope: event.scope,
+            impact: event.impact,
+            inputDigest: event.inputDigest,
+          },
           { transient: true },
         );
         break;
       case 'confirm-decision':
-        this.data('confirm-decision', { toolCallId: event.toolCallId, approved: event.approved, ...(event.reason ? { reason: event.reason } : {}) }, { transient: true });
+        this.data(
+          'confirm-decision',
+          { toolCallId: event.toolCallId, approved: event.approved, ...(event.reason ? { reason: event.reason } : {}) },
+          { transient: true },
+        );
         break;
       case 'tool-finished':
       case 'tool-result':
@@ -119,13 +149,23 @@ export class UiStreamBridge {
       case 'compaction':
         this.data(
           'compaction',
-          { toolCallId: event.toolCallId, strategy: event.strategy, originalTokens: event.originalTokens, compactedTokens: event.compactedTokens, recoverable: event.pointer !== undefined },
+          {
+            toolCallId: event.toolCallId,
+            strategy: event.strategy,
+            originalTokens: event.originalTokens,
+            compactedTokens: event.compactedTokens,
+            recoverable: event.pointer !== undefined,
+          },
           { id: `compaction-${event.toolCallId}` },
         );
         break;
       case 'run-end':
         this.endStep();
-        this.data('run', { taskId: this.taskId, status: event.status, steps: event.steps, ...(event.error ? { error: event.error } : {}) }, { id: `run-${this.taskId}` });
+        this.data(
+          'run',
+          { taskId: this.taskId, status: event.status, steps: event.steps, ...(event.error ? { error: event.error } : {}) },
+          { id: `run-${this.taskId}` },
+        );
         break;
       default:
         break;
@@ -138,7 +178,11 @@ export class UiStreamBridge {
     this.settled.add(event.toolCallId);
     if (event.error) {
       this.write({ type: 'tool-output-error', toolCallId: event.toolCallId, errorText: event.error.message, dynamic: true });
-      this.data('tool-failure', { toolCallId: event.toolCallId, toolName: event.toolName, stage: event.error.stage, message: event.error.message }, { id: `failure-${event.toolCallId}` });
+      this.data(
+        'tool-failure',
+        { toolCallId: event.toolCallId, toolName: event.toolName, stage: event.error.stage, message: event.error.message },
+        { id: `failure-${event.toolCallId}` },
+      );
       return;
     }
     this.write({ type: 'tool-output-available', toolCallId: event.toolCallId, output: event.client ?? null, dynamic: true });

@@ -83,7 +83,10 @@ function refuse(c: Context, status: 400 | 401 | 403 | 404 | 409, message: string
 }
 
 /** The Hono app: every route requires the token; the page gets it as an HttpOnly cookie. */
-export function createWebApp(host: WebHost, options: { token: string; clientDir: string; allowedHosts: () => Set<string> }): Hono {
+export function createWebApp(
+  host: WebHost,
+  options: { token: string; clientDir: string; allowedHosts: () => Set<string> },
+): Hono {
   const app = new Hono();
 
   app.use('*', async (c, next) => {
@@ -97,12 +100,16 @@ export function createWebApp(host: WebHost, options: { token: string; clientDir:
     if (c.req.method !== 'GET') {
       // Cookies ride along with cross-site requests: a state change must come from our own page.
       const origin = c.req.header('origin');
-      if (origin !== undefined && !options.allowedHosts().has(origin.replace(/^https?:\/\//, ''))) return refuse(c, 403, 'cross-origin request refused.');
+      if (origin !== undefined && !options.allowedHosts().has(origin.replace(/^https?:\/\//, '')))
+        return refuse(c, 403, 'cross-origin request refused.');
     }
     await next();
     c.header('X-Content-Type-Options', 'nosniff');
     c.header('Referrer-Policy', 'no-referrer');
-    c.header('Content-Security-Policy', "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'");
+    c.header(
+      'Content-Security-Policy',
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'",
+    );
   });
 
   app.get('/', async (c) => {
@@ -125,7 +132,12 @@ export function createWebApp(host: WebHost, options: { token: string; clientDir:
   });
 
   app.get('/api/state', (c) =>
-    c.json({ workspace: host.options.workspace, model: host.options.modelSpec, running: host.runningTasks(), pending: host.pending.list() }),
+    c.json({
+      workspace: host.options.workspace,
+      model: host.options.modelSpec,
+      running: host.runningTasks(),
+      pending: host.pending.list(),
+    }),
   );
 
   app.post('/api/chat', async (c) => {
@@ -147,11 +159,21 @@ export function createWebApp(host: WebHost, options: { token: string; clientDir:
   app.get('/api/pending', (c) => c.json({ pending: host.pending.list(c.req.query('taskId')) }));
 
   app.post('/api/confirm', async (c) => {
-    const body = (await c.req.json().catch(() => ({}))) as { toolCallId?: unknown; inputDigest?: unknown; approved?: unknown; reason?: unknown };
+    const body = (await c.req.json().catch(() => ({}))) as {
+      toolCallId?: unknown;
+      inputDigest?: unknown;
+      approved?: unknown;
+      reason?: unknown;
+    };
     if (typeof body.toolCallId !== 'string' || typeof body.inputDigest !== 'string' || typeof body.approved !== 'boolean') {
       return refuse(c, 400, 'a decision needs toolCallId, inputDigest and approved (true or false).');
     }
-    const answer = host.pending.answer(body.toolCallId, body.inputDigest, body.approved, typeof body.reason === 'string' ? body.reason : undefined);
+    const answer = host.pending.answer(
+      body.toolCallId,
+      body.inputDigest,
+      body.approved,
+      typeof body.reason === 'string' ? body.reason : undefined,
+    );
     if (answer.ok) return c.json({ ok: true });
     return answer.why === 'no-such-request'
       ? refuse(c, 404, `no confirmation is waiting for call ${body.toolCallId} (already answered, or its run stopped).`)
@@ -164,13 +186,22 @@ export function createWebApp(host: WebHost, options: { token: string; clientDir:
     if (!TASK_ID.test(taskId) || !dataDir) return refuse(c, 404, `no data folder known for task ${taskId}.`);
     const offset = Number(c.req.query('offset') ?? 0);
     const limit = Math.min(Number(c.req.query('limit') ?? RAW_PAGE), MAX_RAW_PAGE);
-    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 1) return refuse(c, 400, 'offset must be an integer ≥ 0 and limit ≥ 1.');
+    if (!Number.isInteger(offset) || offset < 0 || !Number.isInteger(limit) || limit < 1)
+      return refuse(c, 400, 'offset must be an integer ≥ 0 and limit ≥ 1.');
     const record = await createResultStore({ dataDir }).read(taskId, c.req.param('toolCallId'));
-    if (!record) return refuse(c, 404, `no saved raw result for call ${c.req.param('toolCallId')} (only compacted results are kept).`);
+    if (!record)
+      return refuse(c, 404, `no saved raw result for call ${c.req.param('toolCallId')} (only compacted results are kept).`);
     // The text a person reads (command output as printed), paged like view_tool_call pages it for the model.
     const text = rawOutputText(record);
     const content = text.slice(offset, offset + limit);
-    return c.json({ toolCallId: record.toolCallId, toolName: record.toolName, offset, totalLength: text.length, nextOffset: offset + content.length < text.length ? offset + content.length : null, content });
+    return c.json({
+      toolCallId: record.toolCallId,
+      toolName: record.toolName,
+      offset,
+      totalLength: text.length,
+      nextOffset: offset + content.length < text.length ? offset + content.length : null,
+      content,
+    });
   });
 
   return app;

@@ -22,7 +22,13 @@ function replayScript(steps: unknown[]): string {
 }
 
 async function start(modelSpec: string, workspace = tempDir('aibuddy-web-ws-')): Promise<WebServer> {
-  return startWebServer({ workspace, modelSpec, dataDir: tempDir('aibuddy-web-data-'), clientDir: BUILT_CLIENT, heartbeatIntervalMs: 300 });
+  return startWebServer({
+    workspace,
+    modelSpec,
+    dataDir: tempDir('aibuddy-web-data-'),
+    clientDir: BUILT_CLIENT,
+    heartbeatIntervalMs: 300,
+  });
 }
 
 async function openAndRun(page: Page, server: WebServer, task?: string): Promise<void> {
@@ -63,7 +69,9 @@ describe.skipIf(skip !== undefined)('web client in a real Chromium', () => {
       await openAndRun(page, server);
       // The demo's long command pauses halfway: its first half must be on screen while it still runs.
       const runCard = page.locator('[data-tool-call-id="demo-run"]');
-      await expect.poll(async () => (await runCard.locator('.output').textContent({ timeout: 20_000 })) ?? '', { timeout: 30_000 }).toContain('line 0300');
+      await expect
+        .poll(async () => (await runCard.locator('.output').textContent({ timeout: 20_000 })) ?? '', { timeout: 30_000 })
+        .toContain('line 0300');
       expect(await runCard.getAttribute('class')).toContain('input-available');
       await page.screenshot({ path: screenshotPath('1-live-output'), fullPage: true });
 
@@ -73,12 +81,18 @@ describe.skipIf(skip !== undefined)('web client in a real Chromium', () => {
       await page.screenshot({ path: screenshotPath('2-confirmation') });
       await dialog.getByRole('button', { name: 'Approve' }).click();
       // The demo's last command is one the classifier cannot analyse: it asks too, and says why.
-      await expect.poll(async () => (await dialog.count()) > 0 && ((await dialog.locator('dd').allTextContents()).join(' ')), { timeout: 60_000 }).toMatch(/cannot be analysed/i);
+      await expect
+        .poll(async () => (await dialog.count()) > 0 && (await dialog.locator('dd').allTextContents()).join(' '), {
+          timeout: 60_000,
+        })
+        .toMatch(/cannot be analysed/i);
       await dialog.getByRole('button', { name: 'Approve' }).click();
 
       await page.locator('.run-end[data-status="completed"]').waitFor({ timeout: 60_000 });
       // tool_search found the forecast tool, which joined the tool set and was called.
-      expect(await page.locator('.joined').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('toolbox__get_forecast')]));
+      expect(await page.locator('.joined').allTextContents()).toEqual(
+        expect.arrayContaining([expect.stringContaining('toolbox__get_forecast')]),
+      );
       expect(await page.locator('[data-tool-name="toolbox__get_forecast"]').count()).toBe(1);
 
       // The long command's result was compacted; its raw form pages through the stored output.
@@ -121,13 +135,21 @@ describe.skipIf(skip !== undefined)('web client in a real Chromium', () => {
       expect(await dialog.getAttribute('data-tool-call-id')).toBe('del-a');
 
       // Another tab answering with a call id that is not waiting, or with another input digest, is refused.
-      const pending = (await (await fetch(`${server.origin}/api/pending`, { headers: { authorization: `Bearer ${server.token}` } })).json()) as {
+      const pending = (await (
+        await fetch(`${server.origin}/api/pending`, { headers: { authorization: `Bearer ${server.token}` } })
+      ).json()) as {
         pending: { toolCallId: string; inputDigest: string }[];
       };
       expect(pending.pending.map((p) => p.toolCallId)).toEqual(['del-a']);
       const answer = (body: unknown) =>
-        fetch(`${server.origin}/api/confirm`, { method: 'POST', headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      expect((await answer({ toolCallId: 'del-b', inputDigest: pending.pending[0]!.inputDigest, approved: true })).status).toBe(404);
+        fetch(`${server.origin}/api/confirm`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+      expect((await answer({ toolCallId: 'del-b', inputDigest: pending.pending[0]!.inputDigest, approved: true })).status).toBe(
+        404,
+      );
       expect((await answer({ toolCallId: 'del-a', inputDigest: 'sha256:forged', approved: true })).status).toBe(409);
 
       // A reload keeps the waiting request.
@@ -137,10 +159,15 @@ describe.skipIf(skip !== undefined)('web client in a real Chromium', () => {
       await dialog.getByRole('button', { name: 'Approve' }).click();
 
       // The stream of the reloaded page is gone; the run goes on at the server and asks again.
-      await expect.poll(async () => {
-        const res = await fetch(`${server.origin}/api/pending`, { headers: { authorization: `Bearer ${server.token}` } });
-        return ((await res.json()) as { pending: { toolCallId: string }[] }).pending.map((p) => p.toolCallId);
-      }, { timeout: 30_000 }).toEqual(['del-b']);
+      await expect
+        .poll(
+          async () => {
+            const res = await fetch(`${server.origin}/api/pending`, { headers: { authorization: `Bearer ${server.token}` } });
+            return ((await res.json()) as { pending: { toolCallId: string }[] }).pending.map((p) => p.toolCallId);
+          },
+          { timeout: 30_000 },
+        )
+        .toEqual(['del-b']);
       await page.reload();
       await dialog.waitFor({ timeout: 10_000 });
       expect(await dialog.getAttribute('data-tool-call-id')).toBe('del-b');
@@ -159,7 +186,15 @@ describe.skipIf(skip !== undefined)('web client in a real Chromium', () => {
   it('stop button kills the running process tree', async () => {
     const marker = `31${Math.floor(Math.random() * 9000 + 1000)}`;
     const script = replayScript([
-      { toolCalls: [{ id: 'long', toolName: 'execute', input: { command: `echo started; sleep ${marker}1 & sleep ${marker}2; wait`, timeout: 600 } }] },
+      {
+        toolCalls: [
+          {
+            id: 'long',
+            toolName: 'execute',
+            input: { command: `echo started; sleep ${marker}1 & sleep ${marker}2; wait`, timeout: 600 },
+          },
+        ],
+      },
       { text: 'not reached' },
     ]);
     const server = await start(`replay:${script}`);
@@ -167,10 +202,16 @@ describe.skipIf(skip !== undefined)('web client in a real Chromium', () => {
     try {
       await openAndRun(page, server, 'sleep for a long time');
       const card = page.locator('[data-tool-call-id="long"]');
-      await expect.poll(async () => (await card.locator('.output').count()) > 0 && ((await card.locator('.output').textContent()) ?? ''), { timeout: 30_000 }).toContain('started');
+      await expect
+        .poll(async () => (await card.locator('.output').count()) > 0 && ((await card.locator('.output').textContent()) ?? ''), {
+          timeout: 30_000,
+        })
+        .toContain('started');
       await expect.poll(() => sleepsWith(marker).length, { timeout: 10_000 }).toBe(2);
       // Heartbeats keep the card alive while the command is silent.
-      await expect.poll(async () => (await card.locator('.status').textContent()) ?? '', { timeout: 10_000 }).toContain('heartbeat');
+      await expect
+        .poll(async () => (await card.locator('.status').textContent()) ?? '', { timeout: 10_000 })
+        .toContain('heartbeat');
       await page.screenshot({ path: screenshotPath('4-running-with-heartbeat') });
       await page.getByRole('button', { name: 'Stop' }).click();
       await page.locator('.run-end[data-status="aborted"]').waitFor({ timeout: 30_000 });
@@ -216,7 +257,10 @@ describe('web server access', () => {
       expect(page.headers.get('set-cookie')).toMatch(/aibuddy_token=[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Strict/);
       expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
       // A cross-origin state change is refused even with the cookie.
-      const cross = await fetch(`${server.origin}/api/tasks/x/stop`, { method: 'POST', headers: { cookie: `aibuddy_token=${server.token}`, origin: 'http://evil.example' } });
+      const cross = await fetch(`${server.origin}/api/tasks/x/stop`, {
+        method: 'POST',
+        headers: { cookie: `aibuddy_token=${server.token}`, origin: 'http://evil.example' },
+      });
       expect(cross.status).toBe(403);
       const port = new URL(server.origin).port;
       // Nothing answers on another interface of this machine (when it has one).
@@ -224,7 +268,8 @@ describe('web server access', () => {
       const other = Object.values(networkInterfaces())
         .flat()
         .find((i) => i && i.family === 'IPv4' && !i.internal);
-      if (other) await expect(fetch(`http://${other.address}:${port}/api/state`, { signal: AbortSignal.timeout(3000) })).rejects.toThrow();
+      if (other)
+        await expect(fetch(`http://${other.address}:${port}/api/state`, { signal: AbortSignal.timeout(3000) })).rejects.toThrow();
     } finally {
       await server.close();
     }

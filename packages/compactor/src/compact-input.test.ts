@@ -27,14 +27,27 @@ const writer = defineTool({
   inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
   execute: () => 'written',
   // Small output, large input: only the input has a compact form.
-  compact: (args) => ({ strategy: 'keep', ...(args.inputTokens !== undefined && args.inputTokens >= (args.threshold ?? 0) ? { input: { text: `[${(args.input as { text: string }).text.length} characters]` } } : {}) }),
+  compact: (args) => ({
+    strategy: 'keep',
+    ...(args.inputTokens !== undefined && args.inputTokens >= (args.threshold ?? 0)
+      ? { input: { text: `[${(args.input as { text: string }).text.length} characters]` } }
+      : {}),
+  }),
 });
 
 describe('compact inputs', () => {
   it('a large input gets the hook\'s compact form in later steps; the raw input stays readable with part "input"', async () => {
     const events: CompactionEvent[] = [];
     const compactor = createCompactor({ dataDir, tokenCounter: counter, onCompaction: (e) => events.push(e) });
-    const info = { toolCallId: 'w1', toolName: 'write_it', definition: writer, input: { text: big }, output: 'written', modelOutput: { type: 'text' as const, value: 'written' }, taskId: 't1' };
+    const info = {
+      toolCallId: 'w1',
+      toolName: 'write_it',
+      definition: writer,
+      input: { text: big },
+      output: 'written',
+      modelOutput: { type: 'text' as const, value: 'written' },
+      taskId: 't1',
+    };
     compactor.hooks.onToolExecutionEnd(info);
     // The output is unchanged for the model.
     expect(await compactor.hooks.resolveModelOutput(info)).toBeUndefined();
@@ -46,7 +59,10 @@ describe('compact inputs', () => {
     const history: ModelMessage[] = [
       { role: 'user', content: 'write it' },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'w1', toolName: 'write_it', input: { text: big } }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'w1', toolName: 'write_it', output: { type: 'text', value: 'written' } }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'w1', toolName: 'write_it', output: { type: 'text', value: 'written' } }],
+      },
     ];
     const rebuilt = await rebuildContext(history, { compactor, taskId: 't1', tools: { write_it: writer } });
     expect(JSON.stringify(rebuilt)).not.toContain('row 3999');
@@ -79,7 +95,15 @@ describe('compact inputs', () => {
       compact: () => (asked++, { strategy: 'keep' }),
     });
     const compactor = createCompactor({ dataDir, tokenCounter: counter });
-    const outcome = await compactor.compact({ toolCallId: 's1', toolName: 'write_small', definition: tool, input: { text: 'short' }, output: 'ok', modelOutput: { type: 'text', value: 'ok' }, taskId: 't1' });
+    const outcome = await compactor.compact({
+      toolCallId: 's1',
+      toolName: 'write_small',
+      definition: tool,
+      input: { text: 'short' },
+      output: 'ok',
+      modelOutput: { type: 'text', value: 'ok' },
+      taskId: 't1',
+    });
     expect(outcome).toMatchObject({ kind: 'untouched' });
     expect(outcome.compactedInput).toBeUndefined();
     expect(asked).toBe(0);

@@ -94,7 +94,7 @@ describe('threshold', () => {
     expect(await filesUnder(join(dataDir, 'compacted_outputs'))).toEqual(['call_at.json']);
   });
 
-  it('returns from onToolExecutionEnd at once: nothing is counted or written on the caller\'s path', async () => {
+  it("returns from onToolExecutionEnd at once: nothing is counted or written on the caller's path", async () => {
     // A counter that records every counting call: none may happen before the caller gets control back.
     const counted: string[] = [];
     const spy = {
@@ -118,9 +118,15 @@ describe('threshold', () => {
     const { compactor } = setup();
     const info = endInfo('');
     const image = { type: 'image-data', data: 'A'.repeat(40_000), mediaType: 'image/png' };
-    const view = await throughHooks(compactor.hooks, { ...info, modelOutput: { type: 'content', value: [{ type: 'text', text: 'chart' }, image] } });
+    const view = await throughHooks(compactor.hooks, {
+      ...info,
+      modelOutput: { type: 'content', value: [{ type: 'text', text: 'chart' }, image] },
+    });
     expect(view).toBeUndefined();
-    expect(await compactor.outcomeOf('task-1', 'call_1')).toMatchObject({ kind: 'untouched', reason: 'media content is not compacted' });
+    expect(await compactor.outcomeOf('task-1', 'call_1')).toMatchObject({
+      kind: 'untouched',
+      reason: 'media content is not compacted',
+    });
   });
 
   it('forgets the oldest settled outcomes beyond maxTrackedCalls', async () => {
@@ -147,10 +153,15 @@ describe('strategies', () => {
     const { compactor, events } = setup();
     const bloated = tool({ compact: ({ modelText }) => ({ strategy: 'trim', modelOutput: `${modelText}\n${modelText}` }) });
     expect(await throughHooks(compactor.hooks, endInfo(big, bloated, 'call_bloat'))).toBeUndefined();
-    expect(await compactor.outcomeOf('task-1', 'call_bloat')).toMatchObject({ kind: 'untouched', reason: 'the compacted form is not smaller' });
+    expect(await compactor.outcomeOf('task-1', 'call_bloat')).toMatchObject({
+      kind: 'untouched',
+      reason: 'the compacted form is not smaller',
+    });
     expect(await filesUnder(join(dataDir, 'compacted_outputs'))).toEqual([]);
 
-    const lean = tool({ compact: () => ({ strategy: 'trim', modelOutput: { type: 'json', value: { lines: 250, first: 'ok' } } }) });
+    const lean = tool({
+      compact: () => ({ strategy: 'trim', modelOutput: { type: 'json', value: { lines: 250, first: 'ok' } } }),
+    });
     const view = await throughHooks(compactor.hooks, endInfo(big, lean, 'call_lean'));
     expect((view as { value: string }).value).toMatch(/^\{"lines":250,"first":"ok"\}\n\n\[Compacted view/);
     expect(events.map((e) => [e.toolCallId, e.strategy, e.source])).toEqual([['call_lean', 'trim', 'hook']]);
@@ -163,7 +174,7 @@ describe('strategies', () => {
     expect(events).toEqual([]);
   });
 
-  it('drops a disposable tool\'s result after use, without a pointer or a file', async () => {
+  it("drops a disposable tool's result after use, without a pointer or a file", async () => {
     const { compactor, events } = setup();
     const disposable = tool({ compact: () => ({ strategy: 'drop' }), disposable: true });
     // The step right after the call still sees the full result: that is its use.
@@ -189,7 +200,7 @@ describe('strategies', () => {
     expect(await filesUnder(join(dataDir, 'compacted_outputs'))).toEqual(['call_liar.json']);
   });
 
-  it('summarises through the injected model with the hook\'s focus, and keeps the pointer', async () => {
+  it("summarises through the injected model with the hook's focus, and keeps the pointer", async () => {
     const model = scriptedModel([{ text: 'Summary: 250 build steps, all ok.' }]);
     const { compactor, events } = setup({ summaryModel: model });
     const summarising = tool({ compact: () => ({ strategy: 'summary', focus: 'failed steps' }) });
@@ -253,7 +264,7 @@ describe('stopping', () => {
     expect(await throughHooks(compactor.hooks, endInfo(textWithTokens(3_000), tool(), 'call_after'))).toBeDefined();
   });
 
-  it('honours the run\'s own signal and the signal in the call info', async () => {
+  it("honours the run's own signal and the signal in the call info", async () => {
     const run = new AbortController();
     const { compactor } = setup({ signal: run.signal });
     run.abort();
@@ -266,7 +277,10 @@ describe('stopping', () => {
     await compactor.close();
     await compactor.close();
     expect(() => compactor.tokenCounter.count('x')).toThrow(/freed/);
-    expect(await compactor.compact(endInfo(textWithTokens(3_000)))).toMatchObject({ kind: 'untouched', reason: 'the compactor is closed' });
+    expect(await compactor.compact(endInfo(textWithTokens(3_000)))).toMatchObject({
+      kind: 'untouched',
+      reason: 'the compactor is closed',
+    });
   });
 });
 
@@ -294,7 +308,7 @@ describe('failures', () => {
 });
 
 describe('types', () => {
-  it('the hooks are assignable to the runtime\'s RuntimeHooks', () => {
+  it("the hooks are assignable to the runtime's RuntimeHooks", () => {
     const { compactor } = setup();
     const hooks: RuntimeHooks = compactor.hooks;
     expect(typeof hooks.onToolExecutionEnd).toBe('function');

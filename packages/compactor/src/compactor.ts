@@ -208,7 +208,9 @@ export function createCompactor(options: CompactorOptions): Compactor {
   }
   const ownsCounter = options.tokenCounter === undefined;
   const counter = options.tokenCounter ?? createTokenCounter(options.encoding ? { encoding: options.encoding } : {});
-  const store = options.store ?? createResultStore({ dataDir: options.dataDir, ...(options.retention ? { retention: options.retention } : {}) });
+  const store =
+    options.store ??
+    createResultStore({ dataDir: options.dataDir, ...(options.retention ? { retention: options.retention } : {}) });
   const reader = savedCallReader(store, options.taskStore);
   let stop = new AbortController();
   const jobs = new Map<string, Promise<CompactionOutcome>>();
@@ -271,10 +273,15 @@ export function createCompactor(options: CompactorOptions): Compactor {
       return { decision, source: 'hook' as const };
     } catch (error) {
       if (signal.aborted) throw error;
-      warn(new CompactorError(`the compact hook of ${input.toolName} failed (${(error as Error)?.message}); the default trimming is used.`, {
-        toolCallId: input.toolCallId,
-        cause: error,
-      }));
+      warn(
+        new CompactorError(
+          `the compact hook of ${input.toolName} failed (${(error as Error)?.message}); the default trimming is used.`,
+          {
+            toolCallId: input.toolCallId,
+            cause: error,
+          },
+        ),
+      );
       return { decision: undefined, source: 'default' as const };
     }
   };
@@ -290,7 +297,8 @@ export function createCompactor(options: CompactorOptions): Compactor {
     if (input.toolName === VIEW_TOOL_CALL || input.definition?.exemptFromCompaction) {
       return { kind: 'untouched', reason: 'exempt from compaction' };
     }
-    const inputText = input.definition?.compact && typeof input.input === 'object' && input.input !== null ? JSON.stringify(input.input) : '';
+    const inputText =
+      input.definition?.compact && typeof input.input === 'object' && input.input !== null ? JSON.stringify(input.input) : '';
     if (inputText === '' || counter.isCertainlyBelow(inputText, threshold)) return compactOutput(input, signal);
     const inputTokens = await counter.countAsync(inputText, signal);
     if (inputTokens < threshold) return compactOutput(input, signal);
@@ -300,7 +308,11 @@ export function createCompactor(options: CompactorOptions): Compactor {
     if (compactInput === undefined) return compactOutput(input, signal, preset);
     const compactInputTokens = await counter.countAsync(JSON.stringify(compactInput), signal);
     if (compactInputTokens >= inputTokens) return compactOutput(input, signal, preset);
-    const inputPart = { compactedInput: compactInput, originalInputTokens: inputTokens, compactedInputTokens: compactInputTokens };
+    const inputPart = {
+      compactedInput: compactInput,
+      originalInputTokens: inputTokens,
+      compactedInputTokens: compactInputTokens,
+    };
     const outcome = await compactOutput(input, signal, preset, inputPart);
     if (outcome.kind === 'compacted' && outcome.strategy !== 'drop') return { ...outcome, ...inputPart };
     // Only the input shrinks: its raw form is saved (with the output) before the pointer is shown.
@@ -357,20 +369,27 @@ export function createCompactor(options: CompactorOptions): Compactor {
     if (tokens < threshold) return { kind: 'untouched', reason: 'below the threshold', tokens };
 
     let { decision, source } = preset ?? (await decide(input, text, tokens, signal));
-    if (decision?.strategy === 'keep') return { kind: 'untouched', reason: 'kept by the tool\'s compact hook', tokens };
+    if (decision?.strategy === 'keep') return { kind: 'untouched', reason: "kept by the tool's compact hook", tokens };
     if (decision?.strategy === 'drop' && !input.definition?.disposable) {
-      warn(new CompactorError(
-        `the compact hook of ${input.toolName} asked to drop a result, but the tool is not declared disposable; ` +
-          'the result is trimmed and kept recoverable instead. Declare `disposable: true` on the tool to allow drops.',
-        { toolCallId: input.toolCallId },
-      ));
+      warn(
+        new CompactorError(
+          `the compact hook of ${input.toolName} asked to drop a result, but the tool is not declared disposable; ` +
+            'the result is trimmed and kept recoverable instead. Declare `disposable: true` on the tool to allow drops.',
+          { toolCallId: input.toolCallId },
+        ),
+      );
       decision = undefined;
       source = 'default';
     }
     if (decision?.strategy === 'summary' && !options.summaryModel) {
-      warn(new CompactorError(`the compact hook of ${input.toolName} asked for a summary, but no summary model was injected; trimming instead.`, {
-        toolCallId: input.toolCallId,
-      }));
+      warn(
+        new CompactorError(
+          `the compact hook of ${input.toolName} asked for a summary, but no summary model was injected; trimming instead.`,
+          {
+            toolCallId: input.toolCallId,
+          },
+        ),
+      );
       decision = undefined;
       source = 'default';
     }
@@ -380,7 +399,16 @@ export function createCompactor(options: CompactorOptions): Compactor {
       const compactedTokens = counter.count(model.value);
       if (compactedTokens >= tokens) return { kind: 'untouched', reason: 'the compacted form is not smaller', tokens };
       if (signal.aborted) throw signal.reason;
-      const event: CompactionEvent = { type: 'compaction', toolCallId: input.toolCallId, toolName: input.toolName, strategy: 'drop', source, originalTokens: tokens, compactedTokens, model };
+      const event: CompactionEvent = {
+        type: 'compaction',
+        toolCallId: input.toolCallId,
+        toolName: input.toolName,
+        strategy: 'drop',
+        source,
+        originalTokens: tokens,
+        compactedTokens,
+        model,
+      };
       emit(event);
       return { kind: 'compacted', ...withoutType(event) };
     }
@@ -405,10 +433,12 @@ export function createCompactor(options: CompactorOptions): Compactor {
         strategy = 'summary';
       } catch (error) {
         if (signal.aborted) throw error;
-        warn(new CompactorError(`the summary of ${input.toolName} failed (${(error as Error)?.message}); trimming instead.`, {
-          toolCallId: input.toolCallId,
-          cause: error,
-        }));
+        warn(
+          new CompactorError(`the summary of ${input.toolName} failed (${(error as Error)?.message}); trimming instead.`, {
+            toolCallId: input.toolCallId,
+            cause: error,
+          }),
+        );
         body = headTailTrim(text, tokens, targetTokens);
         source = 'default';
       }
@@ -457,10 +487,14 @@ export function createCompactor(options: CompactorOptions): Compactor {
     const signal = signalFor(input.signal);
     return compactNow(input, signal).catch((error: unknown): CompactionOutcome => {
       if (signal.aborted) return { kind: 'untouched', reason: 'stopped' };
-      warn(CompactorError.isInstance(error) ? error : new CompactorError(`compaction of ${input.toolName} failed: ${(error as Error)?.message}`, {
-        toolCallId: input.toolCallId,
-        cause: error,
-      }));
+      warn(
+        CompactorError.isInstance(error)
+          ? error
+          : new CompactorError(`compaction of ${input.toolName} failed: ${(error as Error)?.message}`, {
+              toolCallId: input.toolCallId,
+              cause: error,
+            }),
+      );
       return { kind: 'untouched', reason: 'compaction failed' };
     });
   };
@@ -473,8 +507,16 @@ export function createCompactor(options: CompactorOptions): Compactor {
       // The early exit only for text views (O(1) or a byte count of < 2,500 characters); turning a
       // JSON view into text could cost milliseconds for a large result, so that waits for the job.
       const view = info.modelOutput;
-      if ((view.type === 'text' || view.type === 'error-text') && counter.isCertainlyBelow(view.value, threshold) && !inputMayBeLarge(info, threshold)) return;
-      track(key(info.taskId, info.toolCallId), new Promise<void>((resolve) => setImmediate(resolve)).then(() => run(info)));
+      if (
+        (view.type === 'text' || view.type === 'error-text') &&
+        counter.isCertainlyBelow(view.value, threshold) &&
+        !inputMayBeLarge(info, threshold)
+      )
+        return;
+      track(
+        key(info.taskId, info.toolCallId),
+        new Promise<void>((resolve) => setImmediate(resolve)).then(() => run(info)),
+      );
     },
     async resolveModelOutput(info) {
       const job = jobs.get(key(info.taskId, info.toolCallId));

@@ -35,7 +35,16 @@ export interface SavedCallReader {
 }
 
 function fromStored(record: StoredResult): SavedCall {
-  return { taskId: record.taskId, toolCallId: record.toolCallId, toolName: record.toolName, input: record.input, output: record.output, modelText: record.modelText, compacted: true, record };
+  return {
+    taskId: record.taskId,
+    toolCallId: record.toolCallId,
+    toolName: record.toolName,
+    input: record.input,
+    output: record.output,
+    modelText: record.modelText,
+    compacted: true,
+    record,
+  };
 }
 
 function fromCall(record: CallRecord): SavedCall {
@@ -69,7 +78,11 @@ export function savedCallReader(results: ResultStore, tasks?: TaskStore): SavedC
  * every folder of compacted results, for tasks saved before task records existed). Never follows
  * a symlink. Resolves with `undefined` when no task holds it.
  */
-export async function findSavedCall(options: { dataDir: string; toolCallId: string; taskId?: string | undefined }): Promise<SavedCall | undefined> {
+export async function findSavedCall(options: {
+  dataDir: string;
+  toolCallId: string;
+  taskId?: string | undefined;
+}): Promise<SavedCall | undefined> {
   const results = createResultStore({ dataDir: options.dataDir });
   const tasks = createTaskStore({ dataDir: options.dataDir });
   const reader = savedCallReader(results, tasks);
@@ -81,7 +94,9 @@ export async function findSavedCall(options: { dataDir: string; toolCallId: stri
   // Compacted results of tasks with no task record: folder names are encoded ids, the record names its own task.
   const base = await realFolder(options.dataDir, [COMPACTED_OUTPUTS_DIR], false);
   if (base === undefined) return undefined;
-  const files = new Set([safeName(options.toolCallId), safeName(options.toolCallId, { caseInsensitive: true })].map((n) => `${n}.json`));
+  const files = new Set(
+    [safeName(options.toolCallId), safeName(options.toolCallId, { caseInsensitive: true })].map((n) => `${n}.json`),
+  );
   for (const entry of await readdir(base, { withFileTypes: true })) {
     if (!entry.isDirectory()) continue;
     for (const file of files) {

@@ -16,9 +16,22 @@ describe('the 2,500-token threshold is pinned', () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'fixed-'));
     const compactor = createCompactor({ dataDir, tokenCounter: counter });
     expect(compactor.threshold).toBe(2_500);
-    const info = (id: string, text: string) => ({ toolCallId: id, toolName: 'big', input: {}, output: text, modelOutput: { type: 'text' as const, value: text }, taskId: 't' });
-    expect(await compactor.compact(info('below', textWithTokens(2_499)))).toMatchObject({ kind: 'untouched', reason: 'below the threshold' });
-    expect(await compactor.compact(info('at', textWithTokens(2_500)))).toMatchObject({ kind: 'compacted', originalTokens: 2_500 });
+    const info = (id: string, text: string) => ({
+      toolCallId: id,
+      toolName: 'big',
+      input: {},
+      output: text,
+      modelOutput: { type: 'text' as const, value: text },
+      taskId: 't',
+    });
+    expect(await compactor.compact(info('below', textWithTokens(2_499)))).toMatchObject({
+      kind: 'untouched',
+      reason: 'below the threshold',
+    });
+    expect(await compactor.compact(info('at', textWithTokens(2_500)))).toMatchObject({
+      kind: 'compacted',
+      originalTokens: 2_500,
+    });
     await compactor.close();
     await rm(dataDir, { recursive: true, force: true });
   });

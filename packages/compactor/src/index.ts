@@ -33,7 +33,15 @@ export { atomicWriteFile, readFileNoFollow, realFolder, syncFolder } from './saf
 export type { AtomicWriteOptions } from './safe-fs.js';
 export { callRecordSchema, historyRecordSchema, storedResultSchema, taskRecordSchema } from './stored-records.js';
 export { createTaskStore, TASKS_DIR } from './task-store.js';
-export type { CallRecord, FinishedCall, HistoryRecord, TaskRecord, TaskStatus, TaskStore, TaskStoreOptions } from './task-store.js';
+export type {
+  CallRecord,
+  FinishedCall,
+  HistoryRecord,
+  TaskRecord,
+  TaskStatus,
+  TaskStore,
+  TaskStoreOptions,
+} from './task-store.js';
 export { findSavedCall, savedCallReader } from './find-call.js';
 export type { SavedCall, SavedCallReader } from './find-call.js';
 export type { SafeNameOptions } from './safe-name.js';

@@ -23,7 +23,9 @@ export function modelOutputText(output: ModelOutput | { type: string; value?: un
     }
     case 'content': {
       const parts = (output as { value: Array<{ type: string; text?: unknown }> }).value;
-      return parts.map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : JSON.stringify(part))).join('\n');
+      return parts
+        .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : JSON.stringify(part)))
+        .join('\n');
     }
     default:
       return JSON.stringify(output);

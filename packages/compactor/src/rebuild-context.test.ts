@@ -44,7 +44,17 @@ function interruptedHistory(): ModelMessage[] {
         { type: 'tool-call', toolCallId: 'q1', toolName: 'ask_user_question', input: { question: 'Which environment?' } },
       ],
     },
-    { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'q1', toolName: 'ask_user_question', output: { type: 'json', value: { answer: 'staging' } } }] },
+    {
+      role: 'tool',
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'q1',
+          toolName: 'ask_user_question',
+          output: { type: 'json', value: { answer: 'staging' } },
+        },
+      ],
+    },
     {
       role: 'assistant',
       content: [
@@ -56,10 +66,18 @@ function interruptedHistory(): ModelMessage[] {
       role: 'tool',
       content: [
         { type: 'tool-result', toolCallId: 'r1', toolName: 'read_log', output: { type: 'text', value: BIG_LOG } },
-        { type: 'tool-result', toolCallId: 'c1', toolName: 'confirm', output: { type: 'json', value: { approved: false, reason: 'not during business hours' } } },
+        {
+          type: 'tool-result',
+          toolCallId: 'c1',
+          toolName: 'confirm',
+          output: { type: 'json', value: { approved: false, reason: 'not during business hours' } },
+        },
       ],
     },
-    { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'x1', toolName: 'execute', input: { command: 'make deploy' } }] },
+    {
+      role: 'assistant',
+      content: [{ type: 'tool-call', toolCallId: 'x1', toolName: 'execute', input: { command: 'make deploy' } }],
+    },
     // The run was stopped here: x1 never got a result.
     { role: 'user', content: 'I stopped the run; continue carefully.' },
   ];
@@ -69,17 +87,32 @@ function interruptedHistory(): ModelMessage[] {
 function truncatedHistory(): ModelMessage[] {
   return [
     { role: 'user', content: 'Go on.' },
-    { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'old_1', toolName: 'read_log', output: { type: 'text', value: 'old' } }] },
+    {
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: 'old_1', toolName: 'read_log', output: { type: 'text', value: 'old' } }],
+    },
     { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'n1', toolName: 'read_log', input: { path: 'a.log' } }] },
     { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }] },
-    { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'n1', toolName: 'read_log', output: { type: 'text', value: 'a' } }] },
+    {
+      role: 'tool',
+      content: [{ type: 'tool-result', toolCallId: 'n1', toolName: 'read_log', output: { type: 'text', value: 'a' } }],
+    },
   ];
 }
 
 const tools = {
-  read_log: tool({ description: 'Reads a log.', inputSchema: jsonSchema({ type: 'object', properties: { path: { type: 'string' } } }) }),
-  execute: tool({ description: 'Runs a command.', inputSchema: jsonSchema({ type: 'object', properties: { command: { type: 'string' } } }) }),
-  view_tool_call: tool({ description: 'Reads a saved result.', inputSchema: jsonSchema({ type: 'object', properties: { toolCallId: { type: 'string' } } }) }),
+  read_log: tool({
+    description: 'Reads a log.',
+    inputSchema: jsonSchema({ type: 'object', properties: { path: { type: 'string' } } }),
+  }),
+  execute: tool({
+    description: 'Runs a command.',
+    inputSchema: jsonSchema({ type: 'object', properties: { command: { type: 'string' } } }),
+  }),
+  view_tool_call: tool({
+    description: 'Reads a saved result.',
+    inputSchema: jsonSchema({ type: 'object', properties: { toolCallId: { type: 'string' } } }),
+  }),
 };
 
 describe('rebuildContext', () => {
@@ -90,18 +123,38 @@ describe('rebuildContext', () => {
     const rebuilt = await rebuildContext(history, { compactor, taskId: 'task-r' });
     expect(JSON.stringify(history)).toBe(before); // the input is not mutated
 
-    expect(rebuilt.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'tool', 'user', 'assistant', 'tool', 'user']);
+    expect(rebuilt.map((m) => m.role)).toEqual([
+      'user',
+      'assistant',
+      'user',
+      'assistant',
+      'tool',
+      'user',
+      'assistant',
+      'tool',
+      'user',
+    ]);
     const text = JSON.stringify(rebuilt);
     expect(text).not.toContain('"toolName":"ask_user_question"');
     expect(text).not.toContain('"toolName":"confirm"');
-    expect(rebuilt[2]).toEqual({ role: 'user', content: [{ type: 'text', text: 'You asked me (ask_user_question): Which environment?\nMy answer: staging' }] });
+    expect(rebuilt[2]).toEqual({
+      role: 'user',
+      content: [{ type: 'text', text: 'You asked me (ask_user_question): Which environment?\nMy answer: staging' }],
+    });
     expect(JSON.stringify(rebuilt[5])).toContain('My decision: I reject — not during business hours.');
     const compacted = (rebuilt[4] as { content: Array<{ output: { type: string; value: string } }> }).content[0]!.output;
     expect(compacted.value).toContain('call view_tool_call with {"toolCallId":"r1"}');
     expect(counter.count(compacted.value)).toBeLessThan(4_000);
     expect(rebuilt[7]).toEqual({
       role: 'tool',
-      content: [{ type: 'tool-result', toolCallId: 'x1', toolName: 'execute', output: { type: 'error-text', value: INTERRUPTED_RESULT_TEXT } }],
+      content: [
+        {
+          type: 'tool-result',
+          toolCallId: 'x1',
+          toolName: 'execute',
+          output: { type: 'error-text', value: INTERRUPTED_RESULT_TEXT },
+        },
+      ],
     });
     await compactor.close();
   });
@@ -119,18 +172,27 @@ describe('rebuildContext', () => {
   it('drops results that answer no call and keeps results that need no repair', async () => {
     const rebuilt = await rebuildContext([
       { role: 'user', content: 'hi' },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'ghost', toolName: 'ls', output: { type: 'text', value: 'x' } }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'ghost', toolName: 'ls', output: { type: 'text', value: 'x' } }],
+      },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'a', toolName: 'ls', input: {} }] },
-      { role: 'tool', content: [
-        { type: 'tool-result', toolCallId: 'a', toolName: 'ls', output: { type: 'text', value: 'small' } },
-        { type: 'tool-result', toolCallId: 'ghost2', toolName: 'ls', output: { type: 'text', value: 'y' } },
-      ] },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'a', toolName: 'ls', output: { type: 'text', value: 'small' } },
+          { type: 'tool-result', toolCallId: 'ghost2', toolName: 'ls', output: { type: 'text', value: 'y' } },
+        ],
+      },
       { role: 'assistant', content: 'done' },
     ]);
     expect(rebuilt).toEqual([
       { role: 'user', content: 'hi' },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'a', toolName: 'ls', input: {} }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'a', toolName: 'ls', output: { type: 'text', value: 'small' } }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'a', toolName: 'ls', output: { type: 'text', value: 'small' } }],
+      },
       { role: 'assistant', content: 'done' },
     ]);
   });
@@ -140,7 +202,10 @@ describe('rebuildContext', () => {
     expect(rebuilt).toEqual([
       { role: 'user', content: 'Go on.' },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'n1', toolName: 'read_log', input: { path: 'a.log' } }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'n1', toolName: 'read_log', output: { type: 'text', value: 'a' } }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: 'n1', toolName: 'read_log', output: { type: 'text', value: 'a' } }],
+      },
       { role: 'assistant', content: [{ type: 'text', text: 'Reading.' }] },
     ]);
   });
@@ -148,8 +213,21 @@ describe('rebuildContext', () => {
   it('leaves an interaction that failed as a tool exchange (no decision to report)', async () => {
     const rebuilt = await rebuildContext([
       { role: 'user', content: 'go' },
-      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'q', toolName: 'ask_user_question', input: { question: '?' } }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'q', toolName: 'ask_user_question', output: { type: 'error-text', value: 'stopped' } }] },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'q', toolName: 'ask_user_question', input: { question: '?' } }],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'q',
+            toolName: 'ask_user_question',
+            output: { type: 'error-text', value: 'stopped' },
+          },
+        ],
+      },
     ]);
     expect(rebuilt.map((m) => m.role)).toEqual(['user', 'assistant', 'tool']);
   });
@@ -166,7 +244,12 @@ describe('rebuildContext per step (prepareStep) through generateText', () => {
       compact: () => ({ strategy: 'drop' }),
       execute: () => scanText,
     });
-    const ls = defineTool({ name: 'ls', description: 'Lists.', inputSchema: { type: 'object', properties: {} }, execute: () => 'a.txt' });
+    const ls = defineTool({
+      name: 'ls',
+      description: 'Lists.',
+      inputSchema: { type: 'object', properties: {} },
+      execute: () => 'a.txt',
+    });
     const compactor = createCompactor({ dataDir, tokenCounter: counter });
     const set = await resolveToolSet({ configs: [{ key: 'ws', toolNames: ['scan', 'ls'], create: () => [scan, ls] }] });
     const model = scriptedModel([
@@ -182,7 +265,9 @@ describe('rebuildContext per step (prepareStep) through generateText', () => {
       prepareStep: async ({ messages }) => ({ messages: await rebuildContext(messages, { compactor, taskId: 'task-drop' }) }),
     });
     const resultIn = (call: number) =>
-      model.calls[call]!.prompt.flatMap((m) => (m.role === 'tool' ? m.content : [])).find((p) => p.type === 'tool-result' && p.toolCallId === 's1');
+      model.calls[call]!.prompt.flatMap((m) => (m.role === 'tool' ? m.content : [])).find(
+        (p) => p.type === 'tool-result' && p.toolCallId === 's1',
+      );
     expect(resultIn(1)).toMatchObject({ output: { type: 'text', value: scanText } }); // used in full
     const later = JSON.stringify(resultIn(2));
     expect(later).toContain('dropped from context');
@@ -206,18 +291,27 @@ describe('a rebuilt context at the wire (real providers, loopback servers)', () 
     const model = anthropic('claude-sonnet-4-5');
 
     // The AI SDK itself refuses the interrupted history; a truncated one it sends, and the API refuses.
-    await expect(generateText({ model, tools, messages: interruptedHistory(), maxRetries: 0 })).rejects.toThrow(/Tool result is missing for tool call x1/);
+    await expect(generateText({ model, tools, messages: interruptedHistory(), maxRetries: 0 })).rejects.toThrow(
+      /Tool result is missing for tool call x1/,
+    );
     const raw = await generateText({ model, tools, messages: truncatedHistory(), maxRetries: 0 }).catch((e: unknown) => e);
     expect(APICallError.isInstance(raw)).toBe(true);
     expect(anthropicServer.violations.at(-1)).toContain('tool_result old_1 answers no tool_use of the previous message');
-    expect((await generateText({ model, tools, messages: await rebuildContext(truncatedHistory()), maxRetries: 0 })).text).toBe('history accepted');
+    expect((await generateText({ model, tools, messages: await rebuildContext(truncatedHistory()), maxRetries: 0 })).text).toBe(
+      'history accepted',
+    );
 
     const result = await generateText({ model, tools, messages: await rebuilt(), maxRetries: 0 });
     expect(result.text).toBe('history accepted');
     expect(anthropicServer.violations.at(-1)).toEqual([]);
     const body = anthropicServer.bodies.at(-1) as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> };
     const wire = JSON.stringify(body.messages);
-    expect(body.messages.flatMap((m) => m.content).filter((b) => b.type === 'tool_use').map((b) => b.name)).toEqual(['read_log', 'execute']);
+    expect(
+      body.messages
+        .flatMap((m) => m.content)
+        .filter((b) => b.type === 'tool_use')
+        .map((b) => b.name),
+    ).toEqual(['read_log', 'execute']);
     expect(wire).toContain('My answer: staging');
     expect(wire).toContain('I reject — not during business hours');
     const blocks = body.messages.flatMap((m) => m.content);
@@ -231,11 +325,15 @@ describe('a rebuilt context at the wire (real providers, loopback servers)', () 
     const openai = createOpenAI({ baseURL: openaiServer.baseURL, apiKey: 'test-key' });
     const model = openai.responses('gpt-5');
 
-    await expect(generateText({ model, tools, messages: interruptedHistory(), maxRetries: 0 })).rejects.toThrow(/Tool result is missing for tool call x1/);
+    await expect(generateText({ model, tools, messages: interruptedHistory(), maxRetries: 0 })).rejects.toThrow(
+      /Tool result is missing for tool call x1/,
+    );
     const raw = await generateText({ model, tools, messages: truncatedHistory(), maxRetries: 0 }).catch((e: unknown) => e);
     expect(APICallError.isInstance(raw)).toBe(true);
     expect(openaiServer.violations.at(-1)).toContain('function_call_output old_1 has no earlier function_call');
-    expect((await generateText({ model, tools, messages: await rebuildContext(truncatedHistory()), maxRetries: 0 })).text).toBe('history accepted');
+    expect((await generateText({ model, tools, messages: await rebuildContext(truncatedHistory()), maxRetries: 0 })).text).toBe(
+      'history accepted',
+    );
 
     const result = await generateText({ model, tools, messages: await rebuilt(), maxRetries: 0 });
     expect(result.text).toBe('history accepted');

@@ -49,10 +49,16 @@ const isLocalCall = (part: AssistantPart): part is ToolCallPart => part.type ===
  * Use it for a resumed run, and per step with `prepareStep: async ({ messages }) =>
  * ({ messages: await rebuildContext(messages, { compactor, taskId }) })`.
  */
-export async function rebuildContext(messages: readonly ModelMessage[], options: RebuildContextOptions = {}): Promise<ModelMessage[]> {
+export async function rebuildContext(
+  messages: readonly ModelMessage[],
+  options: RebuildContextOptions = {},
+): Promise<ModelMessage[]> {
   const interactions = options.interactions ?? DEFAULT_INTERACTION_NORMALIZERS;
   const interruptedText = options.interruptedResultText ?? INTERRUPTED_RESULT_TEXT;
-  const lookup = typeof options.tools === 'function' ? options.tools : (name: string) => (options.tools as Record<string, CompactableTool> | undefined)?.[name];
+  const lookup =
+    typeof options.tools === 'function'
+      ? options.tools
+      : (name: string) => (options.tools as Record<string, CompactableTool> | undefined)?.[name];
 
   // The first result of every call, wherever it sits: a result that drifted away from its call
   // (after a resume, a merge) is moved back to right after the call's assistant message.
@@ -135,10 +141,17 @@ export async function rebuildContext(messages: readonly ModelMessage[], options:
         // A result counts as used once an assistant message follows it: only then may `drop` apply.
         toolContent.push(await compactedPart(result, call, options, lookup, lastAssistant > i));
       } else if (!awaitingExecution.has(call.toolCallId)) {
-        toolContent.push({ type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output: { type: 'error-text', value: interruptedText } });
+        toolContent.push({
+          type: 'tool-result',
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          output: { type: 'error-text', value: interruptedText },
+        });
       }
     }
-    toolContent.push(...otherParts.filter((p) => p.type !== 'tool-approval-response' || !normalisedApproval(message, p, normalised)));
+    toolContent.push(
+      ...otherParts.filter((p) => p.type !== 'tool-approval-response' || !normalisedApproval(message, p, normalised)),
+    );
 
     // Results first (compacting one also decides its call's input), then the calls with their inputs.
     const kept = new Set(calls.map((c) => c.toolCallId));
@@ -160,13 +173,17 @@ async function compactedCall(call: ToolCallPart, options: RebuildContextOptions)
   const compactor = options.compactor;
   if (!compactor || call.toolName === VIEW_TOOL_CALL) return call;
   const seen = await compactor.outcomeOf(options.taskId, call.toolCallId);
-  const compact = seen ? seen.compactedInput : (await compactor.store.read(options.taskId, call.toolCallId).catch(() => undefined))?.compactedInput;
+  const compact = seen
+    ? seen.compactedInput
+    : (await compactor.store.read(options.taskId, call.toolCallId).catch(() => undefined))?.compactedInput;
   return compact === undefined ? call : { ...call, input: compact };
 }
 
 function normalisedApproval(message: AssistantModelMessage, part: ToolPart, normalised: Set<string>): boolean {
   if (part.type !== 'tool-approval-response' || typeof message.content === 'string') return false;
-  return message.content.some((p) => p.type === 'tool-approval-request' && p.approvalId === part.approvalId && normalised.has(p.toolCallId));
+  return message.content.some(
+    (p) => p.type === 'tool-approval-request' && p.approvalId === part.approvalId && normalised.has(p.toolCallId),
+  );
 }
 
 async function compactedPart(
@@ -183,7 +200,9 @@ async function compactedPart(
   const taskId = options.taskId;
   const seen = await compactor.outcomeOf(taskId, result.toolCallId);
   const apply = (outcome: CompactionOutcome): ToolResultPart =>
-    outcome.kind === 'compacted' && (outcome.strategy !== 'drop' || used) ? { ...result, output: outcome.model as MessageToolOutput } : result;
+    outcome.kind === 'compacted' && (outcome.strategy !== 'drop' || used)
+      ? { ...result, output: outcome.model as MessageToolOutput }
+      : result;
   if (seen) return apply(seen);
   const stored = await compactor.store.read(taskId, result.toolCallId).catch(() => undefined);
   if (stored) return { ...result, output: stored.compacted as MessageToolOutput };

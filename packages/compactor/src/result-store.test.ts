@@ -14,7 +14,11 @@ afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
 
-function record(toolCallId: string, taskId: string | null = 'task-1', output: unknown = `raw output of ${toolCallId}`): StoredResult {
+function record(
+  toolCallId: string,
+  taskId: string | null = 'task-1',
+  output: unknown = `raw output of ${toolCallId}`,
+): StoredResult {
   return {
     version: 1,
     taskId,

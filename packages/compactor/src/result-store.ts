@@ -124,7 +124,7 @@ async function probeCaseInsensitive(dir: string): Promise<boolean> {
 /** Creates a {@link ResultStore} over a data dir. */
 export function createResultStore(options: ResultStoreOptions): ResultStore {
   if (typeof options.dataDir !== 'string' || options.dataDir === '') {
-    throw new CompactorError('the result store needs a data dir (dataDir); pass the host\'s data dir.');
+    throw new CompactorError("the result store needs a data dir (dataDir); pass the host's data dir.");
   }
   const dataDir = options.dataDir;
   const root = join(dataDir, COMPACTED_OUTPUTS_DIR);

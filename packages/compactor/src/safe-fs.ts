@@ -51,7 +51,9 @@ export async function realFolder(base: string, components: readonly string[], cr
     }
     if (info.isSymbolicLink()) throw symlinkRefused(path);
     if (!info.isDirectory()) {
-      throw new CompactorError(`${path} is not a folder; the data dir layout is broken. Remove it or pass another --data-dir.`, { stage: 'execution' });
+      throw new CompactorError(`${path} is not a folder; the data dir layout is broken. Remove it or pass another --data-dir.`, {
+        stage: 'execution',
+      });
     }
   }
   return path;
@@ -71,7 +73,12 @@ export interface AtomicWriteOptions {
  * so that the rename itself survives a power loss. The caller checks `folder` with
  * {@link realFolder} first. On any failure (or abort) the temp file is removed.
  */
-export async function atomicWriteFile(folder: string, name: string, data: string, options: AtomicWriteOptions = {}): Promise<string> {
+export async function atomicWriteFile(
+  folder: string,
+  name: string,
+  data: string,
+  options: AtomicWriteOptions = {},
+): Promise<string> {
   const finalPath = join(folder, name);
   const tempPath = join(folder, `.${name.slice(0, 80)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   const { signal } = options;
@@ -131,7 +138,8 @@ export async function readFileNoFollow(path: string): Promise<string | undefined
   }
   try {
     const info = await handle.stat();
-    if (!info.isFile()) throw new CompactorError(`${basename(path)} is not a regular file; refusing to read it.`, { stage: 'execution' });
+    if (!info.isFile())
+      throw new CompactorError(`${basename(path)} is not a regular file; refusing to read it.`, { stage: 'execution' });
     return await handle.readFile('utf8');
   } finally {
     await handle.close();

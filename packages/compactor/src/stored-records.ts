@@ -65,7 +65,12 @@ export const callRecordSchema = z.object({
   toolName: z.string(),
   input: z.unknown(),
   output: z.unknown().optional(),
-  error: z.object({ stage: z.enum(['discovery', 'parameters', 'authorization', 'execution', 'projection', 'verification']), message: z.string() }).optional(),
+  error: z
+    .object({
+      stage: z.enum(['discovery', 'parameters', 'authorization', 'execution', 'projection', 'verification']),
+      message: z.string(),
+    })
+    .optional(),
   durationMs: z.number().nonnegative(),
   createdAt: z.string(),
 });

@@ -38,8 +38,22 @@ describe('createTaskStore', () => {
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'ls', input: { path: '.' } }] },
     ];
     await store.writeHistory('Task.A', messages);
-    store.hooks.onToolExecutionEnd({ toolCallId: 'c1', toolName: 'ls', input: { path: '.' }, output: ['a'], durationMs: 3, taskId: 'Task.A' });
-    store.hooks.onToolExecutionEnd({ toolCallId: 'c2', toolName: 'ls', input: {}, error: { stage: 'parameters', message: '[parameters] bad' }, durationMs: 1, taskId: 'Task.A' });
+    store.hooks.onToolExecutionEnd({
+      toolCallId: 'c1',
+      toolName: 'ls',
+      input: { path: '.' },
+      output: ['a'],
+      durationMs: 3,
+      taskId: 'Task.A',
+    });
+    store.hooks.onToolExecutionEnd({
+      toolCallId: 'c2',
+      toolName: 'ls',
+      input: {},
+      error: { stage: 'parameters', message: '[parameters] bad' },
+      durationMs: 1,
+      taskId: 'Task.A',
+    });
     await store.whenIdle();
     expect((await store.listTasks()).map((t) => t.taskId)).toEqual(['task-b', 'Task.A']);
     expect(await store.readHistory('Task.A')).toEqual(messages);
@@ -47,14 +61,28 @@ describe('createTaskStore', () => {
     expect(await store.readCall('Task.A', 'c1')).toMatchObject({ toolName: 'ls', input: { path: '.' }, output: ['a'] });
     expect(await store.readCall('Task.A', 'c2')).toMatchObject({ error: { stage: 'parameters' } });
     // Found without the task id, raw (not compacted).
-    expect(await findSavedCall({ dataDir, toolCallId: 'c1' })).toMatchObject({ taskId: 'Task.A', compacted: false, output: ['a'] });
+    expect(await findSavedCall({ dataDir, toolCallId: 'c1' })).toMatchObject({
+      taskId: 'Task.A',
+      compacted: false,
+      output: ['a'],
+    });
   });
 
   it('finds a compacted call first, and refuses a task folder replaced by a link', async () => {
     const results = createResultStore({ dataDir });
     await results.write({
-      version: 1, taskId: 't', toolCallId: 'big', toolName: 'read_file', input: { path: 'x' }, output: 'raw', modelText: null,
-      strategy: 'trim', originalTokens: 3000, compactedTokens: 10, compacted: { type: 'text', value: 'v' }, createdAt: new Date(0).toISOString(),
+      version: 1,
+      taskId: 't',
+      toolCallId: 'big',
+      toolName: 'read_file',
+      input: { path: 'x' },
+      output: 'raw',
+      modelText: null,
+      strategy: 'trim',
+      originalTokens: 3000,
+      compactedTokens: 10,
+      compacted: { type: 'text', value: 'v' },
+      createdAt: new Date(0).toISOString(),
     });
     expect(await findSavedCall({ dataDir, toolCallId: 'big' })).toMatchObject({ taskId: 't', compacted: true, output: 'raw' });
 

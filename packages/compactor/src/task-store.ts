@@ -127,14 +127,19 @@ const name = (id: string) => safeName(id, { caseInsensitive: true });
 /** Creates a {@link TaskStore} over a data dir. */
 export function createTaskStore(options: TaskStoreOptions): TaskStore {
   if (typeof options.dataDir !== 'string' || options.dataDir === '') {
-    throw new CompactorError('the task store needs a data dir (dataDir); pass the host\'s data dir.');
+    throw new CompactorError("the task store needs a data dir (dataDir); pass the host's data dir.");
   }
   const { dataDir } = options;
   const root = join(dataDir, TASKS_DIR);
   const pending = new Set<Promise<void>>();
 
-  const folder = (taskId: string, create: boolean, ...below: string[]) => realFolder(dataDir, [TASKS_DIR, name(taskId), ...below], create);
-  const readJson = async <T>(dir: string | undefined, file: string, parse: (text: string, path: string) => T): Promise<T | undefined> => {
+  const folder = (taskId: string, create: boolean, ...below: string[]) =>
+    realFolder(dataDir, [TASKS_DIR, name(taskId), ...below], create);
+  const readJson = async <T>(
+    dir: string | undefined,
+    file: string,
+    parse: (text: string, path: string) => T,
+  ): Promise<T | undefined> => {
     if (dir === undefined) return undefined;
     const path = join(dir, file);
     const text = await readFileNoFollow(path);
@@ -144,7 +149,9 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore {
   const store: TaskStore = {
     root,
     async readTask(taskId) {
-      const record = await readJson(await folder(taskId, false), 'task.json', (t, p) => parseRecord(taskRecordSchema, t, p, `the record of task "${taskId}"`));
+      const record = await readJson(await folder(taskId, false), 'task.json', (t, p) =>
+        parseRecord(taskRecordSchema, t, p, `the record of task "${taskId}"`),
+      );
       return record?.taskId === taskId ? (record as TaskRecord) : undefined;
     },
     async writeTask(record) {
@@ -157,13 +164,17 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore {
       for (const entry of await readdir(base, { withFileTypes: true })) {
         // Links are never followed; a broken record is reported by name, not skipped silently.
         if (!entry.isDirectory()) continue;
-        const record = await readJson(join(base, entry.name), 'task.json', (t, p) => parseRecord(taskRecordSchema, t, p, 'a task record'));
+        const record = await readJson(join(base, entry.name), 'task.json', (t, p) =>
+          parseRecord(taskRecordSchema, t, p, 'a task record'),
+        );
         if (record) out.push(record as TaskRecord);
       }
       return out.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt));
     },
     async readHistory(taskId) {
-      const record = await readJson(await folder(taskId, false), 'history.json', (t, p) => parseRecord(historyRecordSchema, t, p, `the history of task "${taskId}"`));
+      const record = await readJson(await folder(taskId, false), 'history.json', (t, p) =>
+        parseRecord(historyRecordSchema, t, p, `the history of task "${taskId}"`),
+      );
       return record?.taskId === taskId ? (record.messages as ModelMessage[]) : undefined;
     },
     async writeHistory(taskId, messages) {
@@ -171,7 +182,11 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore {
       await atomicWriteFile((await folder(taskId, true))!, 'history.json', JSON.stringify(record));
     },
     async writeCall(record) {
-      await atomicWriteFile((await folder(record.taskId, true, 'calls'))!, `${name(record.toolCallId)}.json`, JSON.stringify(record));
+      await atomicWriteFile(
+        (await folder(record.taskId, true, 'calls'))!,
+        `${name(record.toolCallId)}.json`,
+        JSON.stringify(record),
+      );
     },
     async readCall(taskId, toolCallId) {
       const record = await readJson(await folder(taskId, false, 'calls'), `${name(toolCallId)}.json`, (t, p) =>
@@ -188,14 +203,20 @@ export function createTaskStore(options: TaskStoreOptions): TaskStore {
           toolCallId: info.toolCallId,
           toolName: info.toolName,
           input: info.input,
-          ...(info.error === undefined ? { output: info.output } : { error: { stage: info.error.stage, message: info.error.message } }),
+          ...(info.error === undefined
+            ? { output: info.output }
+            : { error: { stage: info.error.stage, message: info.error.message } }),
           durationMs: info.durationMs,
           createdAt: new Date().toISOString(),
         };
         const job = store.writeCall(record).catch((error: unknown) => {
           const wrapped = CompactorError.isInstance(error)
             ? error
-            : new CompactorError(`could not save call "${info.toolCallId}": ${(error as Error)?.message}`, { stage: 'execution', toolCallId: info.toolCallId, cause: error });
+            : new CompactorError(`could not save call "${info.toolCallId}": ${(error as Error)?.message}`, {
+                stage: 'execution',
+                toolCallId: info.toolCallId,
+                cause: error,
+              });
           try {
             options.onWarning?.(wrapped);
           } catch {

@@ -50,11 +50,7 @@ export class TokenCounterClosedError extends Error {
   }
   /** Whether `value` is a `TokenCounterClosedError` (works across package copies). */
   static isInstance(value: unknown): value is TokenCounterClosedError {
-    return (
-      typeof value === 'object' &&
-      value !== null &&
-      (value as Record<symbol, unknown>)[closedMarker] === true
-    );
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[closedMarker] === true;
   }
 }
 

@@ -52,7 +52,12 @@ export function partText(record: Pick<StoredResult, 'input' | 'output' | 'modelT
 
 /** Reads one page of a stored call; a missing record or a bad range is a clear `execution` error. */
 export async function readPage(
-  store: { read(taskId: string | undefined, toolCallId: string): Promise<Pick<SavedCall, 'toolCallId' | 'toolName' | 'input' | 'output' | 'modelText'> | undefined> },
+  store: {
+    read(
+      taskId: string | undefined,
+      toolCallId: string,
+    ): Promise<Pick<SavedCall, 'toolCallId' | 'toolName' | 'input' | 'output' | 'modelText'> | undefined>;
+  },
   request: ViewRequest,
 ): Promise<ViewPage> {
   const part = request.part ?? 'output';
@@ -70,7 +75,7 @@ export async function readPage(
       stage: 'execution',
       toolName: 'view_tool_call',
       retryable: false,
-      hint: 'Use the id from a compacted result\'s note (or of a call of this task when the host saves every call).',
+      hint: "Use the id from a compacted result's note (or of a call of this task when the host saves every call).",
     });
   }
   const text = partText(record, part);

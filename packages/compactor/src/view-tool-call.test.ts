@@ -70,7 +70,9 @@ describe('view_tool_call', () => {
     const tools = createAiTools(resolved, { taskId: 'task-e2e', hooks: compactor.hooks, onEvent: (e) => log.push(e) });
     const model = scriptedModel([
       { toolCalls: [{ toolName: 'dump', input: {}, id: 'call_dump' }] },
-      { toolCalls: [{ toolName: 'view_tool_call', input: { toolCallId: 'call_dump', offset: 0, limit: 5_000 }, id: 'call_view' }] },
+      {
+        toolCalls: [{ toolName: 'view_tool_call', input: { toolCallId: 'call_dump', offset: 0, limit: 5_000 }, id: 'call_view' }],
+      },
       { text: 'done' },
     ]);
     const result = await generateText({ model, tools, prompt: 'dump the log', stopWhen: stepCountIs(5) });
@@ -83,14 +85,20 @@ describe('view_tool_call', () => {
     expect(seen).toContain('\\"toolCallId\\":\\"call_dump\\"');
     expect(seen.length).toBeLessThan(RAW.length / 3);
     expect(compactions).toHaveLength(1);
-    expect(compactions[0]).toMatchObject({ toolCallId: 'call_dump', strategy: 'trim', pointer: join(dataDir, 'compacted_outputs', 'task-e2e', 'call_dump.json') });
+    expect(compactions[0]).toMatchObject({
+      toolCallId: 'call_dump',
+      strategy: 'trim',
+      pointer: join(dataDir, 'compacted_outputs', 'task-e2e', 'call_dump.json'),
+    });
     expect(compactions[0]!.originalTokens).toBeGreaterThanOrEqual(2_500);
     // The client got the full result first (`tool-finished`), before compaction finished; the
     // `tool-result` event then says exactly what the model was sent: the compacted form.
     const order = log.filter((e) => e.toolCallId === 'call_dump').map((e) => e.type);
     expect(order).toEqual(['tool-call', 'tool-finished', 'compaction', 'tool-result']);
     expect(log.find((e) => e.type === 'tool-finished' && e.toolCallId === 'call_dump')).toMatchObject({ client: RAW });
-    const sent = secondPrompt.flatMap((m) => (m.role === 'tool' ? m.content : [])).find((p) => p.type === 'tool-result' && p.toolCallId === 'call_dump');
+    const sent = secondPrompt
+      .flatMap((m) => (m.role === 'tool' ? m.content : []))
+      .find((p) => p.type === 'tool-result' && p.toolCallId === 'call_dump');
     expect(sent && 'output' in sent ? sent.output : undefined).toEqual(compactions[0]!.model);
     const resultEvent = log.find((e) => e.type === 'tool-result' && e.toolCallId === 'call_dump');
     expect(resultEvent && 'model' in resultEvent ? resultEvent.model : undefined).toEqual(compactions[0]!.model);
@@ -131,11 +139,15 @@ describe('view_tool_call', () => {
       emitOutput: () => undefined,
       heartbeat: () => undefined,
     });
-    const recovered = await readAll((offset) => view.execute({ toolCallId: 'toolu_01Restart/../x', offset, limit: 777 }, context('task-restart')));
+    const recovered = await readAll((offset) =>
+      view.execute({ toolCallId: 'toolu_01Restart/../x', offset, limit: 777 }, context('task-restart')),
+    );
     expect(recovered).toBe(RAW);
     expect(Buffer.from(recovered, 'utf8').equals(Buffer.from(RAW, 'utf8'))).toBe(true);
 
-    const modelView = await readAll((offset) => view.execute({ toolCallId: 'toolu_01Restart/../x', offset, limit: 50_000, part: 'model' }, context('task-restart')));
+    const modelView = await readAll((offset) =>
+      view.execute({ toolCallId: 'toolu_01Restart/../x', offset, limit: 50_000, part: 'model' }, context('task-restart')),
+    );
     expect(modelView).toBe(RAW);
     const input = await view.execute({ toolCallId: 'toolu_01Restart/../x', part: 'input' }, context('task-restart'));
     expect(JSON.parse(input.content)).toEqual({ path: '/var/log/huge.log' });
@@ -150,14 +162,24 @@ describe('view_tool_call', () => {
     expect(ToolError.isInstance(error)).toBe(true);
     expect((error as ToolError).stage).toBe('execution');
     expect((error as ToolError).message).toMatch(/no saved result/);
-    await expect(second.view({ taskId: 'task-restart', toolCallId: 'toolu_01Restart/../x', offset: RAW.length + 1 })).rejects.toThrow(/past the end/);
+    await expect(
+      second.view({ taskId: 'task-restart', toolCallId: 'toolu_01Restart/../x', offset: RAW.length + 1 }),
+    ).rejects.toThrow(/past the end/);
     await second.close();
   });
 
   it('never splits a surrogate pair, even with a limit of 1', async () => {
     const compactor = createCompactor({ dataDir, tokenCounter: counter });
     const raw = `${'🚀'.repeat(2_000)}${'x'.repeat(20_000)}`;
-    await compactor.compact({ toolCallId: 'emoji', toolName: 'dump', definition: dump, input: {}, output: raw, modelOutput: { type: 'text', value: raw }, taskId: undefined });
+    await compactor.compact({
+      toolCallId: 'emoji',
+      toolName: 'dump',
+      definition: dump,
+      input: {},
+      output: raw,
+      modelOutput: { type: 'text', value: raw },
+      taskId: undefined,
+    });
     const page = await compactor.view({ taskId: undefined, toolCallId: 'emoji', limit: 1 });
     expect(page.content).toBe('🚀');
     const odd = await compactor.view({ taskId: undefined, toolCallId: 'emoji', offset: 0, limit: 3 });

@@ -22,8 +22,13 @@ declare module '@aibuddy/registry' {
 export const TOOL_RESULTS_CONFIG_KEY = 'tool_results';
 
 const viewInput = z.object({
-  toolCallId: z.string().describe('The id given in the compacted result\'s note.'),
-  offset: z.number().int().min(0).optional().describe('Where to start, in characters (default 0; use nextOffset of the previous page).'),
+  toolCallId: z.string().describe("The id given in the compacted result's note."),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe('Where to start, in characters (default 0; use nextOffset of the previous page).'),
   limit: z
     .number()
     .int()
@@ -31,7 +36,10 @@ const viewInput = z.object({
     .max(MAX_VIEW_LIMIT)
     .optional()
     .describe(`How many characters to read (default ${DEFAULT_VIEW_LIMIT}, at most ${MAX_VIEW_LIMIT}).`),
-  part: z.enum(['output', 'input', 'model']).optional().describe('output (default): the raw output; input: the call\'s input; model: the view before compaction.'),
+  part: z
+    .enum(['output', 'input', 'model'])
+    .optional()
+    .describe("output (default): the raw output; input: the call's input; model: the view before compaction."),
 });
 
 /** The input of `view_tool_call`. */

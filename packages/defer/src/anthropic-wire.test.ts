@@ -15,14 +15,24 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function setup(script: AnthropicScript, model: (baseURL: string) => DeferModelInfo, opts: { override?: 'auto' | 'native'; search?: AnthropicToolSearchKind } = {}) {
+async function setup(
+  script: AnthropicScript,
+  model: (baseURL: string) => DeferModelInfo,
+  opts: { override?: 'auto' | 'native'; search?: AnthropicToolSearchKind } = {},
+) {
   const server = await startAnthropicWireServer(script);
   servers.push(server);
   const calls: Array<{ name: string; input: unknown }> = [];
   const info = model(server.baseURL);
   const path = chooseDeferPath({ ...info, override: opts.override ?? 'auto' }).path;
   const catalog = buildCatalog({ servers: { slack: 3, github: 12 }, calls, presentation: toolSearchPresentation(path) });
-  const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: info, override: opts.override ?? 'auto', anthropicToolSearch: opts.search });
+  const deferred = createDeferredTools({
+    tools: catalog.tools,
+    decision: catalog.decision,
+    model: info,
+    override: opts.override ?? 'auto',
+    anthropicToolSearch: opts.search,
+  });
   const provider = createAnthropic({ baseURL: server.baseURL, apiKey: 'test-key' });
   return { server, calls, catalog, deferred, languageModel: provider(info.modelId) };
 }
@@ -36,19 +46,35 @@ async function run(mode: Mode, s: Awaited<ReturnType<typeof setup>>, prompt = 'F
 }
 
 const toolNames = (body: any): string[] => (body.tools as Array<{ name: string }>).map((t) => t.name).sort();
-const deferredOnWire = (body: any): string[] => (body.tools as Array<{ name: string; defer_loading?: boolean }>).filter((t) => t.defer_loading === true).map((t) => t.name).sort();
+const deferredOnWire = (body: any): string[] =>
+  (body.tools as Array<{ name: string; defer_loading?: boolean }>)
+    .filter((t) => t.defer_loading === true)
+    .map((t) => t.name)
+    .sort();
 const toolResults = (body: any): any[] =>
-  (body.messages as Array<{ role: string; content: unknown }>).flatMap((m) => (m.role === 'user' && Array.isArray(m.content) ? m.content : [])).filter((b: any) => b.type === 'tool_result');
+  (body.messages as Array<{ role: string; content: unknown }>)
+    .flatMap((m) => (m.role === 'user' && Array.isArray(m.content) ? m.content : []))
+    .filter((b: any) => b.type === 'tool_result');
 
 describe.each(['generateText', 'streamText'] as const)('Anthropic native path over the wire (%s)', (mode) => {
   it('our tool_search answers with tool_reference blocks; defer_loading marks exactly the deferred tools; the tool array never changes', async () => {
     const s = await setup(
       (body, index) => {
-        if (index === 0) return { content: [{ type: 'tool_use', id: 'toolu_1', name: 'tool_search', input: { query: 'create github issue', limit: 3 } }] };
+        if (index === 0)
+          return {
+            content: [
+              { type: 'tool_use', id: 'toolu_1', name: 'tool_search', input: { query: 'create github issue', limit: 3 } },
+            ],
+          };
         if (index === 1) {
           const refs = toolResults(body).flatMap((r) => (Array.isArray(r.content) ? r.content : []));
           const name = refs.find((c: any) => c.type === 'tool_reference')?.tool_name ?? 'missing';
-          return { content: [{ type: 'text', text: 'Found it.' }, { type: 'tool_use', id: 'toolu_2', name, input: { title: 'Login broken' } }] };
+          return {
+            content: [
+              { type: 'text', text: 'Found it.' },
+              { type: 'tool_use', id: 'toolu_2', name, input: { title: 'Login broken' } },
+            ],
+          };
         }
         return { content: [{ type: 'text', text: 'Filed.' }] };
       },
@@ -67,7 +93,9 @@ describe.each(['generateText', 'streamText'] as const)('Anthropic native path ov
     const search = bodies[0].tools.find((t: any) => t.name === 'tool_search');
     expect(search).toMatchObject({ name: 'tool_search', input_schema: { type: 'object' } });
     expect(search.defer_loading).toBeUndefined();
-    expect(toolNames(bodies[0])).toEqual([...s.catalog.core, ...s.catalog.decision.direct, ...deferredNames, 'tool_search'].sort());
+    expect(toolNames(bodies[0])).toEqual(
+      [...s.catalog.core, ...s.catalog.decision.direct, ...deferredNames, 'tool_search'].sort(),
+    );
     // Identical, byte for byte, at every step: prompt caching holds.
     for (const body of bodies) expect(JSON.stringify(body.tools)).toBe(JSON.stringify(bodies[0].tools));
 
@@ -113,7 +141,12 @@ describe.each(['generateText', 'streamText'] as const)('Anthropic native path ov
         expect.objectContaining({
           type: 'tool_search_tool_result',
           tool_use_id: 'srvtoolu_1',
-          content: expect.objectContaining({ tool_references: [{ type: 'tool_reference', tool_name: 'github__create_issue' }, { type: 'tool_reference', tool_name: 'github__list_issue' }] }),
+          content: expect.objectContaining({
+            tool_references: [
+              { type: 'tool_reference', tool_name: 'github__create_issue' },
+              { type: 'tool_reference', tool_name: 'github__list_issue' },
+            ],
+          }),
         }),
         expect.objectContaining({ type: 'tool_use', id: 'toolu_9', name: 'github__create_issue' }),
       ]),
@@ -125,13 +158,20 @@ describe.each(['generateText', 'streamText'] as const)('Anthropic native path ov
 
 describe.each(['generateText', 'streamText'] as const)('Anthropic activeTools path over the wire (%s)', (mode) => {
   const activeFlow: AnthropicScript = (_body, index) => {
-    if (index === 0) return { content: [{ type: 'tool_use', id: 'toolu_1', name: 'tool_search', input: { query: 'create github issue', limit: 1 } }] };
-    if (index === 1) return { content: [{ type: 'tool_use', id: 'toolu_2', name: 'github__create_issue', input: { title: 'x' } }] };
+    if (index === 0)
+      return {
+        content: [{ type: 'tool_use', id: 'toolu_1', name: 'tool_search', input: { query: 'create github issue', limit: 1 } }],
+      };
+    if (index === 1)
+      return { content: [{ type: 'tool_use', id: 'toolu_2', name: 'github__create_issue', input: { title: 'x' } }] };
     return { content: [{ type: 'text', text: 'ok' }] };
   };
 
   it.each([
-    ['the same model on a third-party base URL', (baseURL: string): DeferModelInfo => ({ provider: 'anthropic', modelId: 'claude-sonnet-4-5', baseURL })],
+    [
+      'the same model on a third-party base URL',
+      (baseURL: string): DeferModelInfo => ({ provider: 'anthropic', modelId: 'claude-sonnet-4-5', baseURL }),
+    ],
     ['a Haiku model', (): DeferModelInfo => ({ provider: 'anthropic', modelId: 'claude-haiku-4-5' })],
   ])('%s offers only the active tools, and a found tool at the next step', async (_label, model) => {
     const s = await setup(activeFlow, model);
@@ -141,7 +181,9 @@ describe.each(['generateText', 'streamText'] as const)('Anthropic activeTools pa
     expect(bodies).toHaveLength(3);
     expect(toolNames(bodies[0])).toEqual([...s.catalog.core, ...s.catalog.decision.direct, 'tool_search'].sort());
     expect(deferredOnWire(bodies[0])).toEqual([]);
-    expect(toolNames(bodies[1])).toEqual([...s.catalog.core, ...s.catalog.decision.direct, 'github__create_issue', 'tool_search'].sort());
+    expect(toolNames(bodies[1])).toEqual(
+      [...s.catalog.core, ...s.catalog.decision.direct, 'github__create_issue', 'tool_search'].sort(),
+    );
     const found = toolResults(bodies[1]).find((r) => r.tool_use_id === 'toolu_1');
     expect(JSON.stringify(found)).toContain('issue_id');
     expect(s.calls).toEqual([{ name: 'github__create_issue', input: { title: 'x' } }]);
@@ -149,7 +191,10 @@ describe.each(['generateText', 'streamText'] as const)('Anthropic activeTools pa
 
   it('a call to an undiscovered tool comes back as a discovery error telling the model to search', async () => {
     const s = await setup(
-      [{ content: [{ type: 'tool_use', id: 'toolu_x', name: 'github__delete_issue', input: { title: 'x' } }] }, { content: [{ type: 'text', text: 'ok' }] }],
+      [
+        { content: [{ type: 'tool_use', id: 'toolu_x', name: 'github__delete_issue', input: { title: 'x' } }] },
+        { content: [{ type: 'text', text: 'ok' }] },
+      ],
       () => ({ provider: 'anthropic', modelId: 'claude-haiku-4-5' }),
     );
     await run(mode, s);
@@ -163,8 +208,12 @@ describe.each(['generateText', 'streamText'] as const)('Anthropic activeTools pa
 describe.each(['generateText', 'streamText'] as const)("with @aibuddy/discovery's own tool_search (%s)", (mode) => {
   it('Anthropic native: its results go out as tool_reference blocks and land in the shared active set', async () => {
     const server = await startAnthropicWireServer((body, index) => {
-      if (index === 0) return { content: [{ type: 'tool_use', id: 'toolu_1', name: 'tool_search', input: { query: 'export github issue', limit: 2 } }] };
-      if (index === 1) return { content: [{ type: 'tool_use', id: 'toolu_2', name: 'github__export_issue', input: { title: 'y' } }] };
+      if (index === 0)
+        return {
+          content: [{ type: 'tool_use', id: 'toolu_1', name: 'tool_search', input: { query: 'export github issue', limit: 2 } }],
+        };
+      if (index === 1)
+        return { content: [{ type: 'tool_use', id: 'toolu_2', name: 'github__export_issue', input: { title: 'y' } }] };
       return { content: [{ type: 'text', text: 'exported' }] };
     });
     servers.push(server);
@@ -177,7 +226,12 @@ describe.each(['generateText', 'streamText'] as const)("with @aibuddy/discovery'
       model: { provider: 'anthropic', modelId: 'claude-sonnet-4-5', baseURL: server.baseURL },
       override: 'native',
     });
-    const settings = { model: createAnthropic({ baseURL: server.baseURL, apiKey: 'k' })('claude-sonnet-4-5'), prompt: 'export', stopWhen: stepCountIs(5), ...deferred.callSettings };
+    const settings = {
+      model: createAnthropic({ baseURL: server.baseURL, apiKey: 'k' })('claude-sonnet-4-5'),
+      prompt: 'export',
+      stopWhen: stepCountIs(5),
+      ...deferred.callSettings,
+    };
     const text = mode === 'generateText' ? (await generateText(settings)).text : await streamText(settings).text;
     expect(text).toBe('exported');
     const bodies = server.bodies();
@@ -193,18 +247,40 @@ describe.each(['generateText', 'streamText'] as const)("with @aibuddy/discovery'
 
   it('activeTools: the found tool is offered at the next step', async () => {
     const server = await startAnthropicWireServer((_body, index) => {
-      if (index === 0) return { content: [{ type: 'tool_use', id: 'toolu_1', name: 'tool_search', input: { query: '/^github__(archive|export)_issue$/' } }] };
-      if (index === 1) return { content: [{ type: 'tool_use', id: 'toolu_2', name: 'github__archive_issue', input: { title: 'z' } }] };
+      if (index === 0)
+        return {
+          content: [
+            { type: 'tool_use', id: 'toolu_1', name: 'tool_search', input: { query: '/^github__(archive|export)_issue$/' } },
+          ],
+        };
+      if (index === 1)
+        return { content: [{ type: 'tool_use', id: 'toolu_2', name: 'github__archive_issue', input: { title: 'z' } }] };
       return { content: [{ type: 'text', text: 'archived' }] };
     });
     servers.push(server);
     const catalog = await buildCatalogWithDiscovery({ servers: { github: 12 } });
-    const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, activeSet: catalog.activeSet, model: { provider: 'anthropic', modelId: 'claude-haiku-4-5' } });
-    const settings = { model: createAnthropic({ baseURL: server.baseURL, apiKey: 'k' })('claude-haiku-4-5'), prompt: 'archive', stopWhen: stepCountIs(5), ...deferred.callSettings };
+    const deferred = createDeferredTools({
+      tools: catalog.tools,
+      decision: catalog.decision,
+      activeSet: catalog.activeSet,
+      model: { provider: 'anthropic', modelId: 'claude-haiku-4-5' },
+    });
+    const settings = {
+      model: createAnthropic({ baseURL: server.baseURL, apiKey: 'k' })('claude-haiku-4-5'),
+      prompt: 'archive',
+      stopWhen: stepCountIs(5),
+      ...deferred.callSettings,
+    };
     const text = mode === 'generateText' ? (await generateText(settings)).text : await streamText(settings).text;
     expect(text).toBe('archived');
     const bodies = server.bodies();
     expect(toolNames(bodies[0])).toEqual(['execute', 'read_file', 'tool_search']);
-    expect(toolNames(bodies[1])).toEqual(['execute', 'github__archive_issue', 'github__export_issue', 'read_file', 'tool_search']);
+    expect(toolNames(bodies[1])).toEqual([
+      'execute',
+      'github__archive_issue',
+      'github__export_issue',
+      'read_file',
+      'tool_search',
+    ]);
   });
 });

@@ -34,15 +34,19 @@ describe('chooseDeferPath', () => {
 
   it('says why in words a person can act on', () => {
     expect(chooseDeferPath({ provider: 'anthropic', modelId: 'claude-haiku-4-5' }).reason).toMatch(/Haiku/);
-    expect(chooseDeferPath({ provider: 'anthropic', modelId: 'claude-sonnet-4-5', baseURL: 'https://gw.example.com' }).reason).toMatch(
-      /gw\.example\.com.*not https:\/\/api\.anthropic\.com/,
+    expect(
+      chooseDeferPath({ provider: 'anthropic', modelId: 'claude-sonnet-4-5', baseURL: 'https://gw.example.com' }).reason,
+    ).toMatch(/gw\.example\.com.*not https:\/\/api\.anthropic\.com/);
+    expect(chooseDeferPath({ provider: 'openai-compatible', modelId: 'x', override: 'native' }).reason).toMatch(
+      /no native tool search/,
     );
-    expect(chooseDeferPath({ provider: 'openai-compatible', modelId: 'x', override: 'native' }).reason).toMatch(/no native tool search/);
     expect(chooseDeferPath({ provider: 'openai', modelId: 'gpt-5.4', override: 'active-tools' }).reason).toMatch(/forced/);
   });
 
   it('treats an unparsable base URL as third-party', () => {
-    expect(chooseDeferPath({ provider: 'anthropic', modelId: 'claude-sonnet-4-5', baseURL: 'not a url' }).path).toBe('active-tools');
+    expect(chooseDeferPath({ provider: 'anthropic', modelId: 'claude-sonnet-4-5', baseURL: 'not a url' }).path).toBe(
+      'active-tools',
+    );
   });
 });
 

@@ -115,19 +115,31 @@ export function chooseDeferPath(input: ChooseDeferPathInput): DeferPathChoice {
 
   if (family === 'anthropic') {
     if (!isFirstPartyEndpoint(input.baseURL, ANTHROPIC_API_ORIGIN)) {
-      return { path: 'active-tools', reason: `base URL ${input.baseURL} is not ${ANTHROPIC_API_ORIGIN} (a gateway or third-party endpoint may not support tool search)` };
+      return {
+        path: 'active-tools',
+        reason: `base URL ${input.baseURL} is not ${ANTHROPIC_API_ORIGIN} (a gateway or third-party endpoint may not support tool search)`,
+      };
     }
     if (!anthropicModelSupportsToolSearch(input.modelId)) {
-      return { path: 'active-tools', reason: `model ${input.modelId} does not support Anthropic tool search (Haiku and models before Opus/Sonnet 4.5)` };
+      return {
+        path: 'active-tools',
+        reason: `model ${input.modelId} does not support Anthropic tool search (Haiku and models before Opus/Sonnet 4.5)`,
+      };
     }
     return { path: 'anthropic-native', reason: `real Anthropic endpoint and ${input.modelId} supports tool search` };
   }
   if (family === 'openai-responses') {
     if (!isFirstPartyEndpoint(input.baseURL, OPENAI_API_ORIGIN)) {
-      return { path: 'active-tools', reason: `base URL ${input.baseURL} is not ${OPENAI_API_ORIGIN} (a gateway or third-party endpoint may not support tool_search)` };
+      return {
+        path: 'active-tools',
+        reason: `base URL ${input.baseURL} is not ${OPENAI_API_ORIGIN} (a gateway or third-party endpoint may not support tool_search)`,
+      };
     }
     if (!openaiModelSupportsToolSearch(input.modelId)) {
-      return { path: 'active-tools', reason: `model ${input.modelId} does not support the Responses API tool_search (GPT-5.4 and later do)` };
+      return {
+        path: 'active-tools',
+        reason: `model ${input.modelId} does not support the Responses API tool_search (GPT-5.4 and later do)`,
+      };
     }
     return { path: 'openai-native', reason: `real OpenAI Responses endpoint and ${input.modelId} supports tool_search` };
   }

@@ -26,14 +26,23 @@ describe('createDeferredTools — activeTools path', () => {
     expect(result.text).toBe('filed');
 
     const first = offered(model.calls[0]!);
-    expect(first).toEqual(['execute', 'read_file', 'slack__create_message', 'slack__get_message', 'slack__list_message', 'tool_search']);
+    expect(first).toEqual([
+      'execute',
+      'read_file',
+      'slack__create_message',
+      'slack__get_message',
+      'slack__list_message',
+      'tool_search',
+    ]);
     const second = offered(model.calls[1]!);
     expect(second).toContain('github__create_issue');
     expect(second.filter((n) => n.startsWith('github__')).length).toBeLessThanOrEqual(2);
     expect(calls).toEqual([{ name: 'github__create_issue', input: { title: 'Bug' } }]);
 
     // tool_search answered with the full schema of what it found.
-    const search = model.calls[1]!.prompt.flatMap((m) => (m.role === 'tool' ? m.content : [])).find((p) => p.type === 'tool-result');
+    const search = model.calls[1]!.prompt.flatMap((m) => (m.role === 'tool' ? m.content : [])).find(
+      (p) => p.type === 'tool-result',
+    );
     expect(JSON.stringify(search)).toContain('issue_id');
     expect(deferred.activeSet.discovered()).toContain('github__create_issue');
   });
@@ -59,16 +68,30 @@ describe('createDeferredTools — activeTools path', () => {
     const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku });
     // The search runs after the step's calls are parsed, so mark it found first, as a parallel search would.
     deferred.activeSet.markDiscovered(['github__sync_issue']);
-    const model = scriptedModel([{ toolCalls: [{ toolName: 'github__sync_issue', input: { title: 'x' }, id: 'p' }] }, { text: 'ok' }]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: 'github__sync_issue', input: { title: 'x' }, id: 'p' }] },
+      { text: 'ok' },
+    ]);
     // activeTools fixed at the first step without it, as when the search ran in parallel.
-    await generateText({ model, prompt: 'go', stopWhen: stepCountIs(3), ...deferred.callSettings, prepareStep: () => ({ activeTools: ['tool_search'] }) });
-    expect(String(lastToolResult(model, 'p')?.output.value)).toMatch(/\[discovery\] github__sync_issue: this tool was found in this step.*Call it again now/);
+    await generateText({
+      model,
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+      ...deferred.callSettings,
+      prepareStep: () => ({ activeTools: ['tool_search'] }),
+    });
+    expect(String(lastToolResult(model, 'p')?.output.value)).toMatch(
+      /\[discovery\] github__sync_issue: this tool was found in this step.*Call it again now/,
+    );
   });
 
   it('an invalid regular expression in tool_search is a parameters error the model can fix', async () => {
     const catalog = buildCatalog({ servers: { github: 12 } });
     const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku });
-    const model = scriptedModel([{ toolCalls: [{ toolName: 'tool_search', input: { query: '/([/' }, id: 'r' }] }, { text: 'ok' }]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: 'tool_search', input: { query: '/([/' }, id: 'r' }] },
+      { text: 'ok' },
+    ]);
     await generateText({ model, prompt: 'go', stopWhen: stepCountIs(3), ...deferred.callSettings });
     const result = lastToolResult(model, 'r');
     expect(result?.output.type).toBe('error-text');
@@ -105,7 +128,17 @@ describe('createDeferredTools — activeTools path', () => {
     const history: ModelMessage[] = [
       { role: 'user', content: 'earlier' },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'old', toolName: 'github__list_issue', input: {} }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'old', toolName: 'github__list_issue', output: { type: 'json', value: { ok: true } } }] },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'old',
+            toolName: 'github__list_issue',
+            output: { type: 'json', value: { ok: true } },
+          },
+        ],
+      },
     ];
     const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku });
     const model = scriptedModel([{ text: 'ok' }]);
@@ -118,7 +151,11 @@ describe('createDeferredTools — activeTools path', () => {
 
   it('shares the host active set: what it already holds is offered at once', async () => {
     const catalog = buildCatalog({ servers: { github: 12 } });
-    const activeSet = createActiveSet({ core: catalog.core, direct: catalog.decision.direct, deferred: catalog.decision.deferred.map((d) => d.name) });
+    const activeSet = createActiveSet({
+      core: catalog.core,
+      direct: catalog.decision.direct,
+      deferred: catalog.decision.deferred.map((d) => d.name),
+    });
     activeSet.markDiscovered(['github__sync_issue']);
     const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku, activeSet });
     expect(deferred.callSettings.activeTools).toContain('github__sync_issue');
@@ -135,15 +172,25 @@ describe('createDeferredTools — activeTools path', () => {
 
   it('warns about names in the decision that are missing from the tool set', () => {
     const catalog = buildCatalog({ servers: { github: 12 } });
-    const decision = { ...catalog.decision, deferred: [...catalog.decision.deferred, { name: 'ghost__x', server: 'ghost', reason: 'r' }] };
+    const decision = {
+      ...catalog.decision,
+      deferred: [...catalog.decision.deferred, { name: 'ghost__x', server: 'ghost', reason: 'r' }],
+    };
     const deferred = createDeferredTools({ tools: catalog.tools, decision, model: haiku });
     expect(deferred.warnings).toEqual(['deferred tool "ghost__x" (server "ghost") is not in the tool set; ignored']);
   });
 
   it('warns when the host active set does not know the deferred tools', () => {
     const catalog = buildCatalog({ servers: { github: 12 } });
-    const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku, activeSet: createActiveSet({ core: catalog.core }) });
-    expect(deferred.warnings[0]).toMatch(/^the active set does not list 12 deferred tool\(s\) \(github__create_issue, github__list_issue, github__get_issue, \.\.\.\)/);
+    const deferred = createDeferredTools({
+      tools: catalog.tools,
+      decision: catalog.decision,
+      model: haiku,
+      activeSet: createActiveSet({ core: catalog.core }),
+    });
+    expect(deferred.warnings[0]).toMatch(
+      /^the active set does not list 12 deferred tool\(s\) \(github__create_issue, github__list_issue, github__get_issue, \.\.\.\)/,
+    );
   });
 });
 
@@ -152,7 +199,12 @@ describe('createDeferredTools — composing with the host', () => {
     const catalog = buildCatalog({ servers: { github: 12 } });
     const rebuilt: ModelMessage[] = [
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'k', toolName: 'github__assign_issue', input: {} }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'k', toolName: 'github__assign_issue', output: { type: 'text', value: 'ok' } }] },
+      {
+        role: 'tool',
+        content: [
+          { type: 'tool-result', toolCallId: 'k', toolName: 'github__assign_issue', output: { type: 'text', value: 'ok' } },
+        ],
+      },
       { role: 'user', content: 'go on' },
     ];
     const seen: number[] = [];
@@ -192,19 +244,33 @@ describe('createDeferredTools — composing with the host', () => {
 describe('createDeferredTools — native settings', () => {
   it('Anthropic: every tool stays, deferLoading on exactly the deferred ones, plus tool_search', () => {
     const catalog = buildCatalog({ servers: { slack: 3, github: 12 } });
-    const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: { provider: 'anthropic', modelId: 'claude-sonnet-4-5' } });
+    const deferred = createDeferredTools({
+      tools: catalog.tools,
+      decision: catalog.decision,
+      model: { provider: 'anthropic', modelId: 'claude-sonnet-4-5' },
+    });
     expect(deferred.path).toBe('anthropic-native');
     const tools = deferred.callSettings.tools;
     expect(Object.keys(tools)).toHaveLength(2 + 3 + 12 + 1);
-    const flagged = Object.entries(tools).filter(([, t]) => (t.providerOptions as any)?.anthropic?.deferLoading === true).map(([n]) => n);
+    const flagged = Object.entries(tools)
+      .filter(([, t]) => (t.providerOptions as any)?.anthropic?.deferLoading === true)
+      .map(([n]) => n);
     expect(flagged.sort()).toEqual(catalog.decision.deferred.map((d) => d.name).sort());
     expect(deferred.callSettings.activeTools).toBeUndefined();
   });
 
   it('Anthropic server-side variants use the provider tools', () => {
     const catalog = buildCatalog({ servers: { github: 12 } });
-    for (const [kind, id] of [['bm25', 'anthropic.tool_search_bm25_20251119'], ['regex', 'anthropic.tool_search_regex_20251119']] as const) {
-      const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: { provider: 'anthropic', modelId: 'claude-opus-4-5' }, anthropicToolSearch: kind });
+    for (const [kind, id] of [
+      ['bm25', 'anthropic.tool_search_bm25_20251119'],
+      ['regex', 'anthropic.tool_search_regex_20251119'],
+    ] as const) {
+      const deferred = createDeferredTools({
+        tools: catalog.tools,
+        decision: catalog.decision,
+        model: { provider: 'anthropic', modelId: 'claude-opus-4-5' },
+        anthropicToolSearch: kind,
+      });
       expect((deferred.callSettings.tools.tool_search as { id?: string }).id).toBe(id);
     }
   });
@@ -219,8 +285,13 @@ describe('createDeferredTools — native settings', () => {
     });
     expect(deferred.path).toBe('openai-native');
     const opts = (name: string) => (deferred.callSettings.tools[name]!.providerOptions as any)?.openai;
-    expect(opts('github__create_issue')).toEqual({ namespace: { name: 'github', description: 'GitHub issues and pull requests.' }, deferLoading: true });
-    expect(opts('slack__list_message')).toEqual({ namespace: { name: 'slack', description: 'Tools of the "slack" MCP server.' } });
+    expect(opts('github__create_issue')).toEqual({
+      namespace: { name: 'github', description: 'GitHub issues and pull requests.' },
+      deferLoading: true,
+    });
+    expect(opts('slack__list_message')).toEqual({
+      namespace: { name: 'slack', description: 'Tools of the "slack" MCP server.' },
+    });
     expect(opts('read_file')).toBeUndefined();
     expect((deferred.callSettings.tools.tool_search as { id?: string }).id).toBe('openai.tool_search');
   });

@@ -119,7 +119,9 @@ function serverOf(name: string, servers: readonly string[]): string | undefined 
 }
 
 function withProviderOptions(t: Tool, options: Record<string, Record<string, unknown>>): Tool {
-  const merged: Record<string, Record<string, unknown>> = { ...((t.providerOptions ?? {}) as Record<string, Record<string, unknown>>) };
+  const merged: Record<string, Record<string, unknown>> = {
+    ...((t.providerOptions ?? {}) as Record<string, Record<string, unknown>>),
+  };
   for (const [provider, value] of Object.entries(options)) merged[provider] = { ...(merged[provider] ?? {}), ...value };
   return { ...t, providerOptions: merged } as Tool;
 }
@@ -244,11 +246,14 @@ function buildDeferredTools(options: CreateDeferredToolsOptions): DeferredTools 
     const known = new Set(options.activeSet.deferred());
     for (const n of deferredNames) if (!known.has(n)) unknown.push(n);
     if (unknown.length > 0) {
-      warnings.push(`the active set does not list ${unknown.length} deferred tool(s) (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', ...' : ''}): they can never become active; build it from the same decision`);
+      warnings.push(
+        `the active set does not list ${unknown.length} deferred tool(s) (${unknown.slice(0, 3).join(', ')}${unknown.length > 3 ? ', ...' : ''}): they can never become active; build it from the same decision`,
+      );
     }
   }
   const anthropicKind = options.anthropicToolSearch ?? 'client';
-  const needsClientSearch = hasDeferred && (choice.path === 'active-tools' || (choice.path === 'anthropic-native' && anthropicKind === 'client'));
+  const needsClientSearch =
+    hasDeferred && (choice.path === 'active-tools' || (choice.path === 'anthropic-native' && anthropicKind === 'client'));
   if (needsClientSearch && !toolSearch) {
     throw new ToolError(`${deferredNames.length} tools are deferred but the tool set has no ${toolSearchName}.`, {
       stage: 'discovery',
@@ -276,7 +281,9 @@ function buildDeferredTools(options: CreateDeferredToolsOptions): DeferredTools 
           stage: 'discovery',
           toolName: name,
           retryable: true,
-          hint: foundAlready ? 'Call it again now.' : `Call ${toolSearchName} first (for example with its name as the query); it can be called from the step after.`,
+          hint: foundAlready
+            ? 'Call it again now.'
+            : `Call ${toolSearchName} first (for example with its name as the query); it can be called from the step after.`,
         },
       );
     }
@@ -322,7 +329,10 @@ function buildDeferredTools(options: CreateDeferredToolsOptions): DeferredTools 
       const description = options.serverDescriptions?.[server] ?? `Tools of the "${server}" MCP server.`;
       tools[name] = withProviderOptions(input[name]!, {
         // Namespace names follow the tool-name rule; server names from a config may not.
-        openai: { namespace: { name: server.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64), description }, ...(deferredSet.has(name) ? { deferLoading: true } : {}) },
+        openai: {
+          namespace: { name: server.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64), description },
+          ...(deferredSet.has(name) ? { deferLoading: true } : {}),
+        },
       });
     }
     tools[toolSearchName] = openaiSearchTool();
@@ -372,7 +382,11 @@ function buildDeferredTools(options: CreateDeferredToolsOptions): DeferredTools 
     offeredToolNames,
     loadedToolNames: () =>
       hasDeferred
-        ? [...loadedNames, toolSearchName, ...activeSet.discovered().filter((n) => deferredSet.has(n) && (choice.path !== 'active-tools' || activeSet.has(n)))]
+        ? [
+            ...loadedNames,
+            toolSearchName,
+            ...activeSet.discovered().filter((n) => deferredSet.has(n) && (choice.path !== 'active-tools' || activeSet.has(n))),
+          ]
         : Object.keys(tools),
     warnings,
   };

@@ -7,7 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildCatalog } from './__fixtures__/catalog.js';
 import { createDeferredTools } from './create-deferred-tools.js';
 import type { DeferModelInfo } from './choose-defer-path.js';
-import { functionCallItem, messageItem, startOpenAIWireServer, toolSearchCallItem, toolSearchOutputItem } from './testing/openai-wire-server.js';
+import {
+  functionCallItem,
+  messageItem,
+  startOpenAIWireServer,
+  toolSearchCallItem,
+  toolSearchOutputItem,
+} from './testing/openai-wire-server.js';
 import type { ChatScript, OpenAIWireServer, ResponsesScript } from './testing/openai-wire-server.js';
 
 const servers: OpenAIWireServer[] = [];
@@ -49,7 +55,15 @@ const githubNamespace = {
   type: 'namespace',
   name: 'github',
   description: 'Tools of the "github" MCP server.',
-  tools: [{ type: 'function', name: 'github__create_issue', description: 'Create a github issue.', parameters: { type: 'object', properties: { title: { type: 'string' } } }, defer_loading: true }],
+  tools: [
+    {
+      type: 'function',
+      name: 'github__create_issue',
+      description: 'Create a github issue.',
+      parameters: { type: 'object', properties: { title: { type: 'string' } } },
+      defer_loading: true,
+    },
+  ],
 };
 
 describe.each(['generateText', 'streamText'] as const)('OpenAI Responses native path over the wire (%s)', (mode) => {
@@ -88,12 +102,18 @@ describe.each(['generateText', 'streamText'] as const)('OpenAI Responses native 
     expect(slack.tools.some((t: any) => 'defer_loading' in t)).toBe(false);
     const topLevel = tools.filter((t) => t.type === 'function').map((t) => t.name);
     expect(topLevel).toEqual(s.catalog.core);
-    const deferredOnWire = namespaces.flatMap((n) => n.tools).filter((t: any) => t.defer_loading === true).map((t: any) => t.name).sort();
+    const deferredOnWire = namespaces
+      .flatMap((n) => n.tools)
+      .filter((t: any) => t.defer_loading === true)
+      .map((t: any) => t.name)
+      .sort();
     expect(deferredOnWire).toEqual(s.catalog.decision.deferred.map((d) => d.name).sort());
     expect(JSON.stringify(bodies[1].tools)).toBe(JSON.stringify(bodies[0].tools));
 
     const input = bodies[1].input as any[];
-    expect(input).toContainEqual(expect.objectContaining({ type: 'function_call', call_id: 'call_1', name: 'github__create_issue', namespace: 'github' }));
+    expect(input).toContainEqual(
+      expect.objectContaining({ type: 'function_call', call_id: 'call_1', name: 'github__create_issue', namespace: 'github' }),
+    );
     expect(input).toContainEqual(expect.objectContaining({ type: 'function_call_output', call_id: 'call_1' }));
     // The hosted search items go back by reference (store is on by default), so the loaded tools stay loaded.
     expect(input).toContainEqual({ type: 'item_reference', id: 'tso_1' });
@@ -122,33 +142,38 @@ describe.each(['generateText', 'streamText'] as const)('OpenAI activeTools paths
     const names = (b: any) => (b.tools as any[]).map((t) => t.name).sort();
     expect((bodies[0].tools as any[]).every((t) => t.type === 'function' && !('defer_loading' in t))).toBe(true);
     expect(names(bodies[0])).toEqual([...s.catalog.core, ...s.catalog.decision.direct, 'tool_search'].sort());
-    expect(names(bodies[1])).toEqual([...s.catalog.core, ...s.catalog.decision.direct, 'github__create_issue', 'tool_search'].sort());
+    expect(names(bodies[1])).toEqual(
+      [...s.catalog.core, ...s.catalog.decision.direct, 'github__create_issue', 'tool_search'].sort(),
+    );
     expect(s.calls).toEqual([{ name: 'github__create_issue', input: { title: 'x' } }]);
   });
 
   it.each([
     ['@ai-sdk/openai-compatible', 'openai-compatible', 'compatible'],
     ['@ai-sdk/openai .chat()', 'openai.chat', 'chat'],
-  ] as const)('an OpenAI-compatible Chat Completions endpoint (%s): only active tools, and the found tool at the next step', async (_label, providerId, api) => {
-    const s = await setup(
-      {
-        chat: [
-          { toolCalls: [{ id: 'call_1', name: 'tool_search', arguments: { query: 'list slack or github issues', limit: 1 } }] },
-          { toolCalls: [{ id: 'call_2', name: 'github__list_issue', arguments: { title: 'x' } }] },
-          { text: 'ok' },
-        ],
-      },
-      (baseURL) => ({ provider: providerId, modelId: 'llama-3.3-70b', baseURL }),
-      api,
-    );
-    expect(s.deferred.path).toBe('active-tools');
-    expect(await run(mode, s)).toBe('ok');
-    const bodies = s.server.chatBodies();
-    expect(bodies).toHaveLength(3);
-    const names = (b: any) => (b.tools as any[]).map((t) => t.function.name).sort();
-    expect(names(bodies[0])).toEqual([...s.catalog.core, ...s.catalog.decision.direct, 'tool_search'].sort());
-    expect(names(bodies[1])).toContain('github__list_issue');
-    expect(names(bodies[1])).toHaveLength(names(bodies[0]).length + 1);
-    expect(s.calls).toEqual([{ name: 'github__list_issue', input: { title: 'x' } }]);
-  });
+  ] as const)(
+    'an OpenAI-compatible Chat Completions endpoint (%s): only active tools, and the found tool at the next step',
+    async (_label, providerId, api) => {
+      const s = await setup(
+        {
+          chat: [
+            { toolCalls: [{ id: 'call_1', name: 'tool_search', arguments: { query: 'list slack or github issues', limit: 1 } }] },
+            { toolCalls: [{ id: 'call_2', name: 'github__list_issue', arguments: { title: 'x' } }] },
+            { text: 'ok' },
+          ],
+        },
+        (baseURL) => ({ provider: providerId, modelId: 'llama-3.3-70b', baseURL }),
+        api,
+      );
+      expect(s.deferred.path).toBe('active-tools');
+      expect(await run(mode, s)).toBe('ok');
+      const bodies = s.server.chatBodies();
+      expect(bodies).toHaveLength(3);
+      const names = (b: any) => (b.tools as any[]).map((t) => t.function.name).sort();
+      expect(names(bodies[0])).toEqual([...s.catalog.core, ...s.catalog.decision.direct, 'tool_search'].sort());
+      expect(names(bodies[1])).toContain('github__list_issue');
+      expect(names(bodies[1])).toHaveLength(names(bodies[0]).length + 1);
+      expect(s.calls).toEqual([{ name: 'github__list_issue', input: { title: 'x' } }]);
+    },
+  );
 });

@@ -59,6 +59,12 @@ describe('the activeTools path at scale', () => {
     expect((error as ToolError).message).toMatch(/12 tools are deferred but the tool set has no tool_search/);
     expect(String((error as ToolError).hint)).toMatch(/createToolSearchConfig/);
     // Server-side searches need no tool of ours.
-    expect(() => createDeferredTools({ tools: withoutSearch, decision: catalog.decision, model: { provider: 'openai', modelId: 'gpt-5.4' } })).not.toThrow();
+    expect(() =>
+      createDeferredTools({
+        tools: withoutSearch,
+        decision: catalog.decision,
+        model: { provider: 'openai', modelId: 'gpt-5.4' },
+      }),
+    ).not.toThrow();
   });
 });

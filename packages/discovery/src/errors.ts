@@ -55,7 +55,11 @@ export class McpServerStartError extends ToolError {
   /** Whether the server was given up on because it did not answer within its start-up timeout. */
   readonly timedOut: boolean;
 
-  constructor(server: string, message: string, options: { stderrTail?: string; timedOut?: boolean; cause?: unknown; hint?: string }) {
+  constructor(
+    server: string,
+    message: string,
+    options: { stderrTail?: string; timedOut?: boolean; cause?: unknown; hint?: string },
+  ) {
     const tail = options.stderrTail?.trim() ?? '';
     super(`MCP server "${server}" failed to start: ${message}${tail ? `\n--- stderr (last lines) ---\n${tail}` : ''}`, {
       stage: 'discovery',

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { decideDeferral, MCP_SERVER_DEFER_THRESHOLD, MCP_TOTAL_DEFER_THRESHOLD } from './gate.js';
 
 // The design fixes the gate at 10 tools per server and 30 in total: changing a default fails here.
-const server = (name: string, count: number) => ({ server: name, toolNames: Array.from({ length: count }, (_, i) => `${name}__t${i}`) });
+const server = (name: string, count: number) => ({
+  server: name,
+  toolNames: Array.from({ length: count }, (_, i) => `${name}__t${i}`),
+});
 
 describe('the 10/30 gate is pinned', () => {
   it('exports 10 and 30', () => {

@@ -6,7 +6,10 @@ const names = (server: string, n: number) => Array.from({ length: n }, (_, i) =>
 describe('decideDeferral', () => {
   it('keeps small servers direct, defers a server over 10, and everything over 30 in total', () => {
     expect(decideDeferral([{ server: 'a', toolNames: names('a', 10) }]).deferred).toEqual([]);
-    const one = decideDeferral([{ server: 'a', toolNames: names('a', 11) }, { server: 'b', toolNames: names('b', 2) }]);
+    const one = decideDeferral([
+      { server: 'a', toolNames: names('a', 11) },
+      { server: 'b', toolNames: names('b', 2) },
+    ]);
     expect(one.servers.map((s) => s.deferred)).toEqual([true, false]);
     const all = decideDeferral([
       { server: 'a', toolNames: names('a', 10) },

@@ -2,7 +2,15 @@ export { decideDeferral, MCP_SERVER_DEFER_THRESHOLD, MCP_TOTAL_DEFER_THRESHOLD }
 export type { DeferralDecision, GateOptions, GateServerInput, ServerDeferral } from './gate.js';
 
 export { createToolIndex, DEFAULT_TUNING, MAX_REGEX_LENGTH, ToolSearchQueryError } from './search/index.js';
-export type { ToolIndex, ToolIndexEntry, ToolIndexOptions, ToolIndexTuning, ToolSearchHit, ToolSearchOptions, ToolSearchWarning } from './search/index.js';
+export type {
+  ToolIndex,
+  ToolIndexEntry,
+  ToolIndexOptions,
+  ToolIndexTuning,
+  ToolSearchHit,
+  ToolSearchOptions,
+  ToolSearchWarning,
+} from './search/index.js';
 
 export { McpConfigError, McpServerStartError } from './errors.js';
 export { DEFAULT_STARTUP_TIMEOUT_MS, loadMcpConfig, MAX_CONFIG_BYTES, parseMcpConfig } from './mcp/config.js';
@@ -36,7 +44,12 @@ export {
   parseSlashRegex,
   toolReferenceOutput,
 } from './tool-search/tool-search-config.js';
-export type { ToolSearchConfigOptions, ToolSearchPresentation, ToolSearchResult, ToolSearchResultTool } from './tool-search/tool-search-config.js';
+export type {
+  ToolSearchConfigOptions,
+  ToolSearchPresentation,
+  ToolSearchResult,
+  ToolSearchResultTool,
+} from './tool-search/tool-search-config.js';
 
 export { loadSkills, MAX_SKILL_DESCRIPTION } from './skills/load-skills.js';
 export type { LoadedSkills, Skill, SkillProblem } from './skills/load-skills.js';

@@ -32,7 +32,9 @@ describe('assertConsistent', () => {
     const keys = Object.keys(TOOL_CONFIG_METAS);
     const configs = keys.map((key) => ({
       key,
-      toolNames: Object.entries(TOOL_NAME_MAP).filter(([, k]) => k === key).map(([name]) => name),
+      toolNames: Object.entries(TOOL_NAME_MAP)
+        .filter(([, k]) => k === key)
+        .map(([name]) => name),
     }));
     expect(() => assertConsistent({ configs, metas: TOOL_CONFIG_METAS, nameMap: TOOL_NAME_MAP })).not.toThrow();
   });
@@ -49,12 +51,16 @@ describe('assertConsistent', () => {
 
   it('finds a tool mapped to a missing config', () => {
     const problems = problemsOf({ ...base, nameMap: { ...base.nameMap, grep: 'search' } });
-    expect(problems).toEqual([expect.objectContaining({ kind: 'tool-maps-to-missing-config', toolName: 'grep', configKey: 'search' })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ kind: 'tool-maps-to-missing-config', toolName: 'grep', configKey: 'search' }),
+    ]);
   });
 
   it('finds a tool mapped to the wrong config', () => {
     const problems = problemsOf({ ...base, nameMap: { ...base.nameMap, execute: 'fs' } });
-    expect(problems).toEqual([expect.objectContaining({ kind: 'tool-maps-to-wrong-config', toolName: 'execute', configKey: 'fs' })]);
+    expect(problems).toEqual([
+      expect.objectContaining({ kind: 'tool-maps-to-wrong-config', toolName: 'execute', configKey: 'fs' }),
+    ]);
     expect(problems[0]?.message).toContain('"shell"');
   });
 
@@ -84,7 +90,9 @@ describe('assertConsistent', () => {
       metas: { fs: meta, shell: meta, ghost: meta },
       nameMap: { ls: 'fs', read_file: 'shell', execute: 'shell', x: 'nometa', grep: 'search' },
     };
-    const kinds = findConsistencyProblems(input).map((p) => p.kind).sort();
+    const kinds = findConsistencyProblems(input)
+      .map((p) => p.kind)
+      .sort();
     expect(kinds).toEqual(
       [
         'config-without-meta',

@@ -18,8 +18,16 @@ function refusal(fn: () => unknown): ToolDefinitionError {
 
 describe('defineTool', () => {
   it('accepts a zod object schema and produces its JSON Schema synchronously', () => {
-    const tool = defineTool({ ...ok, name: 'read_file', inputSchema: z.object({ path: z.string().describe('Where'), limit: z.number().optional() }) });
-    expect(tool.inputJsonSchema).toMatchObject({ type: 'object', properties: { path: { type: 'string', description: 'Where' } }, required: ['path'] });
+    const tool = defineTool({
+      ...ok,
+      name: 'read_file',
+      inputSchema: z.object({ path: z.string().describe('Where'), limit: z.number().optional() }),
+    });
+    expect(tool.inputJsonSchema).toMatchObject({
+      type: 'object',
+      properties: { path: { type: 'string', description: 'Where' } },
+      required: ['path'],
+    });
     expect(tool.validate({ path: 'a' })).toEqual({ success: true, value: { path: 'a' } });
     const bad = tool.validate({ path: 3 });
     expect(bad.success).toBe(false);
@@ -55,7 +63,9 @@ describe('defineTool', () => {
     const e = refusal(() => defineTool({ ...ok, name: 'later', inputSchema: Promise.resolve({ type: 'object' }) as never }));
     expect(e.message).toMatch(/asynchronously/);
     refusal(() => defineTool({ ...ok, name: 'lazy', inputSchema: (() => ({ type: 'object' })) as never }));
-    refusal(() => defineTool({ ...ok, name: 'sdk_async', inputSchema: jsonSchema(Promise.resolve({ type: 'object' as const })) as never }));
+    refusal(() =>
+      defineTool({ ...ok, name: 'sdk_async', inputSchema: jsonSchema(Promise.resolve({ type: 'object' as const })) as never }),
+    );
   });
 
   it('refuses a zod schema that has no JSON Schema form', () => {

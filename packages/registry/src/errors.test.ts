@@ -3,7 +3,11 @@ import { RegistryConsistencyError, ToolDefinitionError, ToolError, toToolError }
 
 describe('errors', () => {
   it('ToolError names its stage in the message and survives duplicate package copies', () => {
-    const error = new ToolError('path escapes the workspace', { stage: 'parameters', toolName: 'read_file', hint: 'Use a relative path.' });
+    const error = new ToolError('path escapes the workspace', {
+      stage: 'parameters',
+      toolName: 'read_file',
+      hint: 'Use a relative path.',
+    });
     expect(error.message).toBe('[parameters] read_file: path escapes the workspace Use a relative path.');
     expect(error.retryable).toBe(true);
     // A plain object carrying the same marker (what a second copy of the class would produce).

@@ -52,7 +52,10 @@ function toIssues(error: z.ZodError): InputIssue[] {
  */
 export function normalizeInputSchema<T = unknown>(toolName: string, schema: unknown): NormalizedInputSchema<T> {
   if (schema === undefined || schema === null) {
-    throw new ToolDefinitionError(toolName, 'inputSchema is missing. Give a zod object schema or a JSON Schema with top-level type "object".');
+    throw new ToolDefinitionError(
+      toolName,
+      'inputSchema is missing. Give a zod object schema or a JSON Schema with top-level type "object".',
+    );
   }
   if (isThenable(schema)) {
     throw new ToolDefinitionError(

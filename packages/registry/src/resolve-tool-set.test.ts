@@ -4,7 +4,8 @@ import { defineTool } from './define-tool.js';
 import { requireCapability, resolveToolSet } from './resolve-tool-set.js';
 import type { ServerToolConfig } from './server-tool-config.js';
 
-const tool = (name: string) => defineTool({ name, description: `The ${name} tool.`, inputSchema: z.object({}), execute: () => name });
+const tool = (name: string) =>
+  defineTool({ name, description: `The ${name} tool.`, inputSchema: z.object({}), execute: () => name });
 
 const fs: ServerToolConfig = {
   key: 'filesystem',
@@ -57,8 +58,13 @@ describe('resolveToolSet', () => {
     ]);
   });
 
-  it('registering grants nothing: only the run\'s toolKeys are offered', async () => {
-    const set = await resolveToolSet({ configs: [fs, team], toolKeys: ['team', 'nope'], services: { sandbox: {} }, task: { capabilities: ['team'] } });
+  it("registering grants nothing: only the run's toolKeys are offered", async () => {
+    const set = await resolveToolSet({
+      configs: [fs, team],
+      toolKeys: ['team', 'nope'],
+      services: { sandbox: {} },
+      task: { capabilities: ['team'] },
+    });
     expect(set.tools.map((t) => t.definition.name)).toEqual(['delegate']);
     expect(set.excluded).toEqual([
       { key: 'nope', reason: 'no config with key "nope" is registered in this host' },

@@ -47,8 +47,7 @@ export interface ResolveToolSetOptions {
 export function requireCapability(capability: string): TaskPrecondition {
   return {
     name: `capability:${capability}`,
-    check: (task) =>
-      task.capabilities?.includes(capability) ? true : `${capability} capability not available for this task`,
+    check: (task) => (task.capabilities?.includes(capability) ? true : `${capability} capability not available for this task`),
   };
 }
 
@@ -74,7 +73,7 @@ export async function resolveToolSet(options: ResolveToolSetOptions): Promise<Re
 
   for (const config of options.configs) {
     if (wanted && !wanted.has(config.key)) {
-      result.excluded.push({ key: config.key, reason: 'not in this run\'s toolKeys' });
+      result.excluded.push({ key: config.key, reason: "not in this run's toolKeys" });
       continue;
     }
     const missing = (config.requires?.services ?? []).filter((name) => !isPresent(services[name]));
@@ -82,9 +81,7 @@ export async function resolveToolSet(options: ResolveToolSetOptions): Promise<Re
       result.excluded.push({ key: config.key, reason: missing.map((name) => `no ${name} in this host`).join('; ') });
       continue;
     }
-    const unmet = (config.requires?.preconditions ?? [])
-      .map((p) => p.check(task))
-      .filter((r): r is string => r !== true);
+    const unmet = (config.requires?.preconditions ?? []).map((p) => p.check(task)).filter((r): r is string => r !== true);
     if (unmet.length > 0) {
       result.excluded.push({ key: config.key, reason: unmet.join('; ') });
       continue;

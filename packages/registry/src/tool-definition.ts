@@ -59,16 +59,17 @@ export interface CompactInputDecision {
 }
 
 /** What a tool's `compact` hook decides for a large result (and, optionally, a large input). */
-export type CompactDecision = CompactInputDecision & (
+export type CompactDecision = CompactInputDecision &
   /** Keep the result as it is (it is only sent when no smaller form exists). */
-  | { strategy: 'keep' }
-  /** Structured trimming: the hook returns the trimmed model view itself. */
-  | { strategy: 'trim'; modelOutput: ModelOutput | string }
-  /** Ask the host-injected model for a summary; `focus` tells it what to keep. */
-  | { strategy: 'summary'; focus?: string }
-  /** Drop the result after use; allowed only for tools declared `disposable`. No recovery pointer. */
-  | { strategy: 'drop' }
-);
+  (
+    | { strategy: 'keep' }
+    /** Structured trimming: the hook returns the trimmed model view itself. */
+    | { strategy: 'trim'; modelOutput: ModelOutput | string }
+    /** Ask the host-injected model for a summary; `focus` tells it what to keep. */
+    | { strategy: 'summary'; focus?: string }
+    /** Drop the result after use; allowed only for tools declared `disposable`. No recovery pointer. */
+    | { strategy: 'drop' }
+  );
 
 /** Arguments of the `compact` hook. */
 export interface CompactHookArgs<INPUT = unknown, OUTPUT = unknown> extends ResultHookArgs<INPUT, OUTPUT> {

@@ -47,19 +47,26 @@ function short(digest: string): string {
   return digest.slice(0, 12);
 }
 
-
 /**
  * Records an AI SDK approval request for a high-impact call (called from the tool's
  * `needsApproval`) and tells the client. An existing record is never replaced: the SDK calls
  * `needsApproval` again when an approval comes back, with the input found in the messages, and
  * that input must not become the one the person is taken to have seen.
  */
-export async function recordSdkApprovalRequest(args: Omit<AuthorizeCallArgs, 'signal' | 'messages' | 'authorize'>): Promise<boolean> {
+export async function recordSdkApprovalRequest(
+  args: Omit<AuthorizeCallArgs, 'signal' | 'messages' | 'authorize'>,
+): Promise<boolean> {
   const digest = inputDigest(args.input);
   const existing = await args.ledger.get(args.toolCallId);
   if (!existing) {
     await args.ledger.set({ toolCallId: args.toolCallId, toolName: args.toolName, inputDigest: digest, status: 'pending' });
-    args.emit({ type: 'confirm-request', toolCallId: args.toolCallId, toolName: args.toolName, ...pick(args.assessment), inputDigest: digest });
+    args.emit({
+      type: 'confirm-request',
+      toolCallId: args.toolCallId,
+      toolName: args.toolName,
+      ...pick(args.assessment),
+      inputDigest: digest,
+    });
   }
   return true;
 }
@@ -105,10 +112,14 @@ export async function authorizeCall(args: AuthorizeCallArgs): Promise<Authorizat
       throw refuse(toolName, message);
     };
     if (!record) {
-      return deny('an approval arrived for a call this runtime never asked about, so it cannot be checked against what the person saw; it is refused.');
+      return deny(
+        'an approval arrived for a call this runtime never asked about, so it cannot be checked against what the person saw; it is refused.',
+      );
     }
-    if (record.status === 'used') return deny('this approval was already used once; a decision is never reused for another execution.');
-    if (record.status === 'stopped') return deny('the run was stopped while this confirmation was open; the late approval is refused.');
+    if (record.status === 'used')
+      return deny('this approval was already used once; a decision is never reused for another execution.');
+    if (record.status === 'stopped')
+      return deny('the run was stopped while this confirmation was open; the late approval is refused.');
     if (record.status === 'rejected') return deny('the person already rejected this call; a later approval for it is refused.');
     if (record.toolName !== toolName) {
       return deny(`the approval was given for the tool ${record.toolName}, not ${toolName}; it is refused.`);
@@ -139,13 +150,22 @@ export async function authorizeCall(args: AuthorizeCallArgs): Promise<Authorizat
       retryable: false,
     });
   }
-  const request: AuthorizationRequest = { ...pick(args.assessment), toolCallId, toolName, input: args.input, inputDigest: digest };
+  const request: AuthorizationRequest = {
+    ...pick(args.assessment),
+    toolCallId,
+    toolName,
+    input: args.input,
+    inputDigest: digest,
+  };
   await ledger.set({ toolCallId, toolName, inputDigest: digest, status: 'pending' });
   emit({ type: 'confirm-request', toolCallId, toolName, ...pick(args.assessment), inputDigest: digest });
 
   let decision: AuthorizationDecision;
   try {
-    decision = await raceAbort(Promise.resolve().then(() => args.authorize!(request, args.signal)), args.signal);
+    decision = await raceAbort(
+      Promise.resolve().then(() => args.authorize!(request, args.signal)),
+      args.signal,
+    );
   } catch (error) {
     if (args.signal.aborted) {
       const reason = `stopped while waiting for the user: ${stopReason(args.signal)}`;
@@ -166,7 +186,10 @@ export async function authorizeCall(args: AuthorizeCallArgs): Promise<Authorizat
 
   // A decision carrying a binding must carry this call's: a stored approval replayed for
   // another call or another input is refused, never silently reused.
-  if ((decision.toolCallId !== undefined && decision.toolCallId !== toolCallId) || (decision.inputDigest !== undefined && decision.inputDigest !== digest)) {
+  if (
+    (decision.toolCallId !== undefined && decision.toolCallId !== toolCallId) ||
+    (decision.inputDigest !== undefined && decision.inputDigest !== digest)
+  ) {
     const reason =
       decision.toolCallId !== undefined && decision.toolCallId !== toolCallId
         ? `the decision received was given for another call (${decision.toolCallId}), not this one; it is refused.`
@@ -183,6 +206,11 @@ export async function authorizeCall(args: AuthorizeCallArgs): Promise<Authorizat
     return { approved: false, reason };
   }
   await ledger.set({ toolCallId, toolName, inputDigest: digest, status: 'used' });
-  emit({ type: 'confirm-decision', toolCallId, approved: true, ...(decision.reason === undefined ? {} : { reason: decision.reason }) });
+  emit({
+    type: 'confirm-decision',
+    toolCallId,
+    approved: true,
+    ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+  });
   return { approved: true };
 }

@@ -19,7 +19,10 @@ describe('host policies', () => {
       const gate = createConfirmationGate({ ask: async () => ((asked += 1), { approved: true }) });
       expect(gate.policy).toBe('ask');
       expect(gate.via).toBe('host');
-      await runWith('generateText', { model: scriptedModel([removeA, { text: 'ok' }]), tools: createAiTools(ws.set, { confirmation: gate }) });
+      await runWith('generateText', {
+        model: scriptedModel([removeA, { text: 'ok' }]),
+        tools: createAiTools(ws.set, { confirmation: gate }),
+      });
       expect(asked).toBe(1);
       expect(ws.ran).toEqual(['a.txt']);
     } finally {
@@ -27,42 +30,59 @@ describe('host policies', () => {
     }
   });
 
-  it.each(['host', 'ai-sdk'] as const)('auto-approve (CI) runs high-impact calls without asking, and still records the decision (via %s)', async (via) => {
-    const ws = await removalWorkspace();
-    try {
-      const events: RuntimeEvent[] = [];
-      const gate = createConfirmationGate({ policy: 'auto-approve', via, ask: neverAsk });
-      const model = scriptedModel([removeA, { text: 'ok' }]);
-      const out = await runWith('streamText', { model, tools: createAiTools(ws.set, { confirmation: gate, onEvent: (e) => events.push(e) }) });
-      expect(out.approvalRequests).toEqual([]);
-      expect(ws.ran).toEqual(['a.txt']);
-      expect(lastToolResult(model, 'c1')?.output).toEqual({ type: 'text', value: 'removed a.txt' });
-      expect(events.filter((e) => e.type.startsWith('confirm-')).map((e) => e.type)).toEqual(['confirm-request', 'confirm-decision']);
-      expect(events.find((e) => e.type === 'confirm-decision')).toMatchObject({ approved: true, reason: 'approved by host policy (auto-approve)' });
-    } finally {
-      await ws.cleanup();
-    }
-  });
+  it.each(['host', 'ai-sdk'] as const)(
+    'auto-approve (CI) runs high-impact calls without asking, and still records the decision (via %s)',
+    async (via) => {
+      const ws = await removalWorkspace();
+      try {
+        const events: RuntimeEvent[] = [];
+        const gate = createConfirmationGate({ policy: 'auto-approve', via, ask: neverAsk });
+        const model = scriptedModel([removeA, { text: 'ok' }]);
+        const out = await runWith('streamText', {
+          model,
+          tools: createAiTools(ws.set, { confirmation: gate, onEvent: (e) => events.push(e) }),
+        });
+        expect(out.approvalRequests).toEqual([]);
+        expect(ws.ran).toEqual(['a.txt']);
+        expect(lastToolResult(model, 'c1')?.output).toEqual({ type: 'text', value: 'removed a.txt' });
+        expect(events.filter((e) => e.type.startsWith('confirm-')).map((e) => e.type)).toEqual([
+          'confirm-request',
+          'confirm-decision',
+        ]);
+        expect(events.find((e) => e.type === 'confirm-decision')).toMatchObject({
+          approved: true,
+          reason: 'approved by host policy (auto-approve)',
+        });
+      } finally {
+        await ws.cleanup();
+      }
+    },
+  );
 
-  it.each(['host', 'ai-sdk'] as const)('auto-reject (non-interactive) denies high-impact calls without asking (via %s)', async (via) => {
-    const ws = await removalWorkspace();
-    try {
-      const gate = createConfirmationGate({ policy: 'auto-reject', via, ask: neverAsk });
-      const model = scriptedModel([removeA, { text: 'ok' }]);
-      const out = await runWith('generateText', { model, tools: createAiTools(ws.set, { confirmation: gate }) });
-      expect(out.approvalRequests).toEqual([]);
-      expect(ws.ran).toEqual([]);
-      expect(await ws.files()).toEqual(['a.txt', 'b.txt']);
-      expect(lastToolResult(model, 'c1')?.output).toEqual({ type: 'execution-denied', reason: AUTO_REJECT_REASON });
-      expect(gate.interaction).toBeUndefined();
-    } finally {
-      await ws.cleanup();
-    }
-  });
+  it.each(['host', 'ai-sdk'] as const)(
+    'auto-reject (non-interactive) denies high-impact calls without asking (via %s)',
+    async (via) => {
+      const ws = await removalWorkspace();
+      try {
+        const gate = createConfirmationGate({ policy: 'auto-reject', via, ask: neverAsk });
+        const model = scriptedModel([removeA, { text: 'ok' }]);
+        const out = await runWith('generateText', { model, tools: createAiTools(ws.set, { confirmation: gate }) });
+        expect(out.approvalRequests).toEqual([]);
+        expect(ws.ran).toEqual([]);
+        expect(await ws.files()).toEqual(['a.txt', 'b.txt']);
+        expect(lastToolResult(model, 'c1')?.output).toEqual({ type: 'execution-denied', reason: AUTO_REJECT_REASON });
+        expect(gate.interaction).toBeUndefined();
+      } finally {
+        await ws.cleanup();
+      }
+    },
+  );
 
   it('refuses configurations that cannot work, naming the fix', () => {
     expect(() => createConfirmationGate()).toThrow(/needs an `ask` function/);
-    expect(() => createConfirmationGate({ policy: 'yes' as never })).toThrow(/Unknown confirmation policy "yes"; use one of ask, auto-approve, auto-reject/);
+    expect(() => createConfirmationGate({ policy: 'yes' as never })).toThrow(
+      /Unknown confirmation policy "yes"; use one of ask, auto-approve, auto-reject/,
+    );
     expect(() => createConfirmationGate({ via: 'email' as never, ask: neverAsk })).toThrow(ConfirmationGateError);
     try {
       createConfirmationGate();
@@ -94,7 +114,9 @@ describe('host policies', () => {
       const model = scriptedModel([removeA, { text: 'ok' }]);
       await runWith('generateText', { model, tools: createAiTools(ws.set) });
       expect(ws.ran).toEqual([]);
-      expect(String(lastToolResult(model, 'c1')?.output.value)).toMatch(/^\[authorization\] remove_file: this call is high impact/);
+      expect(String(lastToolResult(model, 'c1')?.output.value)).toMatch(
+        /^\[authorization\] remove_file: this call is high impact/,
+      );
     } finally {
       await ws.cleanup();
     }

@@ -118,7 +118,9 @@ export function createConfirmationGate(options: ConfirmationGateOptions = {}): C
   const policy = options.policy ?? 'ask';
   const via = options.via ?? 'host';
   if (!CONFIRMATION_POLICIES.includes(policy)) {
-    throw new ConfirmationGateError(`Unknown confirmation policy ${JSON.stringify(policy)}; use one of ${CONFIRMATION_POLICIES.join(', ')}.`);
+    throw new ConfirmationGateError(
+      `Unknown confirmation policy ${JSON.stringify(policy)}; use one of ${CONFIRMATION_POLICIES.join(', ')}.`,
+    );
   }
   if (via !== 'host' && via !== 'ai-sdk') {
     throw new ConfirmationGateError(`Unknown approval channel ${JSON.stringify(via)}; use "host" or "ai-sdk".`);

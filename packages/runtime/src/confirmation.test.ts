@@ -36,9 +36,20 @@ describe.each(runners)('confirmation while the call waits (host asks), through %
       },
     });
     const model = scriptedModel([removeA, { text: 'done' }]);
-    const out = await runWith(runner, { model, tools: createAiTools(ws.set, { confirmation: gate, onEvent: (e) => events.push(e) }) });
+    const out = await runWith(runner, {
+      model,
+      tools: createAiTools(ws.set, { confirmation: gate, onEvent: (e) => events.push(e) }),
+    });
     expect(out.error).toBeUndefined();
-    expect(asked).toMatchObject([{ toolCallId: 'c1', toolName: 'remove_file', target: 'a.txt', scope: 'workspace', inputDigest: inputDigest({ path: 'a.txt' }) }]);
+    expect(asked).toMatchObject([
+      {
+        toolCallId: 'c1',
+        toolName: 'remove_file',
+        target: 'a.txt',
+        scope: 'workspace',
+        inputDigest: inputDigest({ path: 'a.txt' }),
+      },
+    ]);
     expect(ws.ran).toEqual(['a.txt']);
     expect(await ws.files()).toEqual(['b.txt']);
     expect(lastToolResult(model, 'c1')?.output).toEqual({ type: 'text', value: 'removed a.txt' });
@@ -57,17 +68,23 @@ describe.each(runners)('confirmation while the call waits (host asks), through %
     ]);
   });
 
-  it('reject: no side effect, and the model gets execution-denied with the user\'s reason', async () => {
+  it("reject: no side effect, and the model gets execution-denied with the user's reason", async () => {
     const ws = await workspace();
     const events: RuntimeEvent[] = [];
     const gate = createConfirmationGate({ ask: async () => ({ approved: false, reason: 'keep a.txt, it is the only copy' }) });
     const model = scriptedModel([removeA, { text: 'ok, I will not' }]);
-    const out = await runWith(runner, { model, tools: createAiTools(ws.set, { confirmation: gate, onEvent: (e) => events.push(e) }) });
+    const out = await runWith(runner, {
+      model,
+      tools: createAiTools(ws.set, { confirmation: gate, onEvent: (e) => events.push(e) }),
+    });
     expect(out.error).toBeUndefined();
     expect(ws.ran).toEqual([]);
     expect(await ws.files()).toEqual(['a.txt', 'b.txt']);
     expect(lastToolResult(model, 'c1')?.output).toEqual({ type: 'execution-denied', reason: 'keep a.txt, it is the only copy' });
-    expect(events.find((e) => e.type === 'confirm-decision')).toMatchObject({ approved: false, reason: 'keep a.txt, it is the only copy' });
+    expect(events.find((e) => e.type === 'confirm-decision')).toMatchObject({
+      approved: false,
+      reason: 'keep a.txt, it is the only copy',
+    });
     expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
       model: { type: 'execution-denied', reason: 'keep a.txt, it is the only copy' },
       error: { stage: 'authorization' },
@@ -122,19 +139,24 @@ describe.each(runners)('confirmation while the call waits (host asks), through %
     expect(out.error).toBeUndefined();
     expect(ws.ran).toEqual(['a.txt']);
     expect(await ws.files()).toEqual(['b.txt']);
-    expect(String(lastToolResult(model, 'c2')?.output.value)).toMatch(/^\[authorization\] remove_file: the decision received was given for another call \(c1\)/);
+    expect(String(lastToolResult(model, 'c2')?.output.value)).toMatch(
+      /^\[authorization\] remove_file: the decision received was given for another call \(c1\)/,
+    );
 
     // Same call id, different input: refused by the digest.
     const ws2 = await workspace();
     const gate2 = createConfirmationGate({ ask: async () => ({ approved: true, inputDigest: inputDigest({ path: 'a.txt' }) }) });
-    const model2 = scriptedModel([{ toolCalls: [{ toolName: 'remove_file', input: { path: 'b.txt' }, id: 'c1' }] }, { text: 'done' }]);
+    const model2 = scriptedModel([
+      { toolCalls: [{ toolName: 'remove_file', input: { path: 'b.txt' }, id: 'c1' }] },
+      { text: 'done' },
+    ]);
     await runWith(runner, { model: model2, tools: createAiTools(ws2.set, { confirmation: gate2 }) });
     expect(ws2.ran).toEqual([]);
     expect(String(lastToolResult(model2, 'c1')?.output.value)).toMatch(/given for a different input/);
   });
 });
 
-describe.each(runners)('confirmation through the AI SDK\'s tool approval parts, through %s', (runner) => {
+describe.each(runners)("confirmation through the AI SDK's tool approval parts, through %s", (runner) => {
   async function firstRun(events: RuntimeEvent[], options: { signal?: AbortSignal } = {}) {
     const ws = await workspace();
     const gate = createConfirmationGate({ via: 'ai-sdk' });
@@ -150,7 +172,12 @@ describe.each(runners)('confirmation through the AI SDK\'s tool approval parts, 
     expect(out.approvalRequests[0]?.toolCallId).toBe('c1');
     expect(ws.ran).toEqual([]);
     expect(events.filter((e) => e.type === 'confirm-request')).toEqual([
-      expect.objectContaining({ toolCallId: 'c1', target: 'a.txt', scope: 'workspace', inputDigest: inputDigest({ path: 'a.txt' }) }),
+      expect.objectContaining({
+        toolCallId: 'c1',
+        target: 'a.txt',
+        scope: 'workspace',
+        inputDigest: inputDigest({ path: 'a.txt' }),
+      }),
     ]);
     const history = [{ role: 'user' as const, content: 'remove a.txt' }, ...out.messages];
     return { ws, gate, history, approvalId: out.approvalRequests[0]!.approvalId };
@@ -169,26 +196,38 @@ describe.each(runners)('confirmation through the AI SDK\'s tool approval parts, 
     expect(ws.ran).toEqual(['a.txt']);
     expect(await ws.files()).toEqual(['b.txt']);
     expect(lastToolResult(model, 'c1')?.output).toEqual({ type: 'text', value: 'removed a.txt' });
-    expect(events.filter((e) => e.type === 'confirm-decision')).toEqual([{ type: 'confirm-decision', toolCallId: 'c1', approved: true }]);
+    expect(events.filter((e) => e.type === 'confirm-decision')).toEqual([
+      { type: 'confirm-decision', toolCallId: 'c1', approved: true },
+    ]);
     expect(await gate.ledger.get('c1')).toMatchObject({ status: 'used' });
   });
 
-  it('reject: execution-denied with the user\'s reason, no side effect', async () => {
+  it("reject: execution-denied with the user's reason, no side effect", async () => {
     const events: RuntimeEvent[] = [];
     const { ws, gate, history, approvalId } = await firstRun(events);
     const model = scriptedModel([{ text: 'ok' }]);
     const messages = withApprovalResponses(history, [{ approvalId, approved: false, reason: 'not on a Friday' }]);
     // The host records the rejection before the next run (the SDK answers it without the tool).
     expect(await settleApprovalResponses(messages, { ledger: gate.ledger, onEvent: (e) => events.push(e) })).toEqual(['c1']);
-    const out = await runWith(runner, { model, messages, tools: createAiTools(ws.set, { confirmation: gate, onEvent: (e) => events.push(e) }) });
+    const out = await runWith(runner, {
+      model,
+      messages,
+      tools: createAiTools(ws.set, { confirmation: gate, onEvent: (e) => events.push(e) }),
+    });
     expect(out.error).toBeUndefined();
     expect(ws.ran).toEqual([]);
     expect(await ws.files()).toEqual(['a.txt', 'b.txt']);
     expect(lastToolResult(model, 'c1')?.output).toEqual({ type: 'execution-denied', reason: 'not on a Friday' });
-    expect(events.filter((e) => e.type === 'confirm-decision')).toEqual([{ type: 'confirm-decision', toolCallId: 'c1', approved: false, reason: 'not on a Friday' }]);
+    expect(events.filter((e) => e.type === 'confirm-decision')).toEqual([
+      { type: 'confirm-decision', toolCallId: 'c1', approved: false, reason: 'not on a Friday' },
+    ]);
     // An approval sent later for the rejected call is refused.
     const model2 = scriptedModel([{ text: 'ok' }]);
-    await runWith(runner, { model: model2, messages: withApprovalResponses(history, [{ approvalId, approved: true }]), tools: createAiTools(ws.set, { confirmation: gate }) });
+    await runWith(runner, {
+      model: model2,
+      messages: withApprovalResponses(history, [{ approvalId, approved: true }]),
+      tools: createAiTools(ws.set, { confirmation: gate }),
+    });
     expect(ws.ran).toEqual([]);
     expect(String(lastToolResult(model2, 'c1')?.output.value)).toMatch(/already rejected this call/);
   });
@@ -210,7 +249,9 @@ describe.each(runners)('confirmation through the AI SDK\'s tool approval parts, 
     expect(out.error).toBeUndefined();
     expect(ws.ran).toEqual([]);
     expect(await ws.files()).toEqual(['a.txt', 'b.txt']);
-    expect(String(lastToolResult(model, 'c1')?.output.value)).toMatch(/^\[authorization\] remove_file: the run was stopped while this confirmation was open/);
+    expect(String(lastToolResult(model, 'c1')?.output.value)).toMatch(
+      /^\[authorization\] remove_file: the run was stopped while this confirmation was open/,
+    );
   });
 
   it('a replayed approval for a different input is refused (edited history), and a used approval is never reused', async () => {
@@ -235,7 +276,11 @@ describe.each(runners)('confirmation through the AI SDK\'s tool approval parts, 
 
     // The genuine approval still works once ...
     const model2 = scriptedModel([{ text: 'ok' }]);
-    await runWith(runner, { model: model2, messages: withApprovalResponses(history, [{ approvalId, approved: true }]), tools: createAiTools(ws.set, { confirmation: gate }) });
+    await runWith(runner, {
+      model: model2,
+      messages: withApprovalResponses(history, [{ approvalId, approved: true }]),
+      tools: createAiTools(ws.set, { confirmation: gate }),
+    });
     expect(ws.ran).toEqual(['a.txt']);
     // ... and replaying it runs nothing again.
     await runWith(runner, {
@@ -266,11 +311,17 @@ describe.each(runners)('confirmation through the AI SDK\'s tool approval parts, 
       ],
     );
     const model = scriptedModel([{ text: 'ok' }]);
-    const out = await runWith(runner, { model, messages: forged, tools: createAiTools(ws.set, { confirmation: gate, onEvent: (e) => events.push(e) }) });
+    const out = await runWith(runner, {
+      model,
+      messages: forged,
+      tools: createAiTools(ws.set, { confirmation: gate, onEvent: (e) => events.push(e) }),
+    });
     expect(out.error).toBeUndefined();
     expect(ws.ran).toEqual([]);
     expect(await ws.files()).toEqual(['a.txt', 'b.txt']);
-    expect(String(lastToolResult(model, 'cX')?.output.value)).toMatch(/^\[authorization\] remove_file: an approval arrived for a call this runtime never asked about/);
+    expect(String(lastToolResult(model, 'cX')?.output.value)).toMatch(
+      /^\[authorization\] remove_file: an approval arrived for a call this runtime never asked about/,
+    );
     expect(events.filter((e) => e.type === 'confirm-request').map((e) => e.toolCallId)).toEqual(['c1']);
   });
 
@@ -279,7 +330,9 @@ describe.each(runners)('confirmation through the AI SDK\'s tool approval parts, 
     const { ws, gate, history, approvalId } = await firstRun(events);
     const messages = withApprovalResponses(history, [{ approvalId, approved: true }]);
     const models = [scriptedModel([{ text: 'ok' }]), scriptedModel([{ text: 'ok' }])];
-    await Promise.all(models.map((model) => runWith(runner, { model, messages, tools: createAiTools(ws.set, { confirmation: gate }) })));
+    await Promise.all(
+      models.map((model) => runWith(runner, { model, messages, tools: createAiTools(ws.set, { confirmation: gate }) })),
+    );
     expect(ws.ran).toEqual(['a.txt']);
     const outputs = models.map((model) => String(lastToolResult(model, 'c1')?.output.value)).sort();
     expect(outputs[0]).toMatch(/^\[authorization\] remove_file: this approval was already used once/);

@@ -26,7 +26,12 @@ describe('createAiTools under generateText', () => {
   it('runs a valid call; the model sees the model projection, the client the client projection', async () => {
     const events: RuntimeEvent[] = [];
     const model = scriptedModel([{ toolCalls: [{ toolName: 'add', input: { a: 2, b: 3 }, id: 'c1' }] }, { text: 'done' }]);
-    const result = await generateText({ model, tools: await tools({ onEvent: (e) => events.push(e) }), prompt: 'add', stopWhen: stepCountIs(5) });
+    const result = await generateText({
+      model,
+      tools: await tools({ onEvent: (e) => events.push(e) }),
+      prompt: 'add',
+      stopWhen: stepCountIs(5),
+    });
     expect(result.text).toBe('done');
     expect(lastToolResult(model, 'c1')?.output).toEqual({ type: 'text', value: 'sum=5' });
     const done = events.find((e) => e.type === 'tool-result');
@@ -42,7 +47,12 @@ describe('createAiTools under generateText', () => {
       { toolCalls: [{ toolName: 'add', input: { a: 2, b: 3 }, id: 'good' }] },
       { text: 'fixed' },
     ]);
-    const result = await generateText({ model, tools: await tools({ onEvent: (e) => events.push(e) }), prompt: 'add', stopWhen: stepCountIs(5) });
+    const result = await generateText({
+      model,
+      tools: await tools({ onEvent: (e) => events.push(e) }),
+      prompt: 'add',
+      stopWhen: stepCountIs(5),
+    });
     expect(result.text).toBe('fixed');
     const bad = lastToolResult(model, 'bad');
     expect(bad?.output.type).toBe('error-text');
@@ -66,7 +76,12 @@ describe('createAiTools under generateText', () => {
     });
     const set = await resolveToolSet({ configs: [{ key: 'b', toolNames: ['boom'], create: () => [boom] }] });
     const model = scriptedModel([
-      { toolCalls: [{ toolName: 'boom', input: { kind: 'plain' }, id: 'x1' }, { toolName: 'boom', input: { kind: 'verify' }, id: 'x2' }] },
+      {
+        toolCalls: [
+          { toolName: 'boom', input: { kind: 'plain' }, id: 'x1' },
+          { toolName: 'boom', input: { kind: 'verify' }, id: 'x2' },
+        ],
+      },
       { text: 'ok' },
     ]);
     await generateText({ model, tools: createAiTools(set), prompt: 'go', stopWhen: stepCountIs(3) });
@@ -94,7 +109,13 @@ describe('createAiTools under generateText', () => {
     const events: RuntimeEvent[] = [];
     setTimeout(() => controller.abort(), 50);
     await expect(
-      generateText({ model, tools: createAiTools(set, { onEvent: (e) => events.push(e) }), prompt: 'go', abortSignal: controller.signal, stopWhen: stepCountIs(3) }),
+      generateText({
+        model,
+        tools: createAiTools(set, { onEvent: (e) => events.push(e) }),
+        prompt: 'go',
+        abortSignal: controller.signal,
+        stopWhen: stepCountIs(3),
+      }),
     ).rejects.toThrow();
     expect(sawAbort).toBe(true);
     expect(events.find((e) => e.type === 'tool-result')).toMatchObject({ error: { stage: 'execution' } });
@@ -110,7 +131,12 @@ describe('createAiTools under generateText', () => {
     const set = await resolveToolSet({ configs: [{ key: 'w', toolNames: ['wait'], create: () => [wait] }] });
     const events: RuntimeEvent[] = [];
     const model = scriptedModel([{ toolCalls: [{ toolName: 'wait', input: {}, id: 'w1' }] }, { text: 'ok' }]);
-    await generateText({ model, tools: createAiTools(set, { heartbeatIntervalMs: 40, onEvent: (e) => events.push(e) }), prompt: 'go', stopWhen: stepCountIs(3) });
+    await generateText({
+      model,
+      tools: createAiTools(set, { heartbeatIntervalMs: 40, onEvent: (e) => events.push(e) }),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    });
     const beats = events.filter((e) => e.type === 'heartbeat');
     expect(beats.length).toBeGreaterThanOrEqual(2);
     expect(beats.length).toBeLessThanOrEqual(4);

@@ -67,7 +67,9 @@ export interface RuntimeHooks {
    * Decides the final model view of a successful result just before the model is sent it
    * (for example, the compacted form). Return `undefined` to keep the view as it is.
    */
-  resolveModelOutput?(info: ToolExecutionEndInfo & { modelOutput: ModelOutput }): ModelOutput | undefined | Promise<ModelOutput | undefined>;
+  resolveModelOutput?(
+    info: ToolExecutionEndInfo & { modelOutput: ModelOutput },
+  ): ModelOutput | undefined | Promise<ModelOutput | undefined>;
 }
 
 /** A request for a person's decision on one concrete call. */
@@ -136,16 +138,12 @@ interface CallRecord {
   deniedReason?: string;
 }
 
-
 /**
  * Turns resolved tools into a plain AI SDK tool map that runs unchanged under `generateText`,
  * `streamText` and `ToolLoopAgent`. Validation, authorization, heartbeats, client events, abort
  * plumbing and stage attribution happen here, identically for every tool.
  */
-export function createAiTools(
-  resolved: ResolvedToolSet | readonly ResolvedTool[],
-  options: CreateAiToolsOptions = {},
-): ToolSet {
+export function createAiTools(resolved: ResolvedToolSet | readonly ResolvedTool[], options: CreateAiToolsOptions = {}): ToolSet {
   const list = Array.isArray(resolved) ? (resolved as readonly ResolvedTool[]) : (resolved as ResolvedToolSet).tools;
   const hooks = options.hooks === undefined ? [] : Array.isArray(options.hooks) ? options.hooks : [options.hooks as RuntimeHooks];
   const emit = (event: RuntimeEvent) => {
@@ -180,7 +178,10 @@ export function createAiTools(
   if (askThroughSdk) {
     options.signal?.addEventListener(
       'abort',
-      () => void stopOpenRequests(openSdkRequests, ledger, emit, 'the run was stopped before the user decided').catch(() => undefined),
+      () =>
+        void stopOpenRequests(openSdkRequests, ledger, emit, 'the run was stopped before the user decided').catch(
+          () => undefined,
+        ),
       { once: true },
     );
   }
@@ -192,7 +193,14 @@ export function createAiTools(
     const fail = (error: ToolError, info: Omit<ToolExecutionEndInfo, 'error' | 'durationMs'>, started: number): never => {
       const durationMs = Date.now() - started;
       const failedClient = { error: error.toJSON() };
-      emit({ type: 'tool-finished', toolCallId: info.toolCallId, toolName, client: failedClient, durationMs, error: { stage: error.stage, message: error.message } });
+      emit({
+        type: 'tool-finished',
+        toolCallId: info.toolCallId,
+        toolName,
+        client: failedClient,
+        durationMs,
+        error: { stage: error.stage, message: error.message },
+      });
       emit({
         type: 'tool-result',
         toolCallId: info.toolCallId,
@@ -221,12 +229,25 @@ export function createAiTools(
       const started = Date.now();
       const toolCallId = sdk.toolCallId;
       const signals = [sdk.abortSignal, options.signal].filter((s): s is AbortSignal => s !== undefined);
-      const signal = signals.length === 0 ? new AbortController().signal : signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
-      const base = { toolCallId, toolName, configKey: entry.configKey, definition, input: rawInput, taskId: options.taskId, signal };
+      const signal =
+        signals.length === 0 ? new AbortController().signal : signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
+      const base = {
+        toolCallId,
+        toolName,
+        configKey: entry.configKey,
+        definition,
+        input: rawInput,
+        taskId: options.taskId,
+        signal,
+      };
       emit({ type: 'tool-call', toolCallId, toolName, input: rawInput });
 
       if (signal.aborted) {
-        return fail(new ToolError(`not started: ${abortReason(signal)}.`, { stage: 'execution', toolName, retryable: false }), base, started);
+        return fail(
+          new ToolError(`not started: ${abortReason(signal)}.`, { stage: 'execution', toolName, retryable: false }),
+          base,
+          started,
+        );
       }
 
       const validation = definition.validate(rawInput);
@@ -237,7 +258,7 @@ export function createAiTools(
             stage: 'parameters',
             toolName,
             details: { issues: validation.issues },
-            hint: 'Fix the input to match the tool\'s schema and call again.',
+            hint: "Fix the input to match the tool's schema and call again.",
           }),
           base,
           started,
@@ -250,7 +271,17 @@ export function createAiTools(
       if (assessment) {
         let outcome: Awaited<ReturnType<typeof authorizeCall>>;
         try {
-          outcome = await authorizeCall({ assessment, toolCallId, toolName, input, signal, messages: sdk.messages, authorize, ledger, emit });
+          outcome = await authorizeCall({
+            assessment,
+            toolCallId,
+            toolName,
+            input,
+            signal,
+            messages: sdk.messages,
+            authorize,
+            ledger,
+            emit,
+          });
         } catch (error) {
           return fail(ToolError.isInstance(error) ? error : toToolError(error, 'authorization', toolName), info, started);
         } finally {
@@ -260,10 +291,21 @@ export function createAiTools(
           // A rejection is a person's answer, not a failure of the tool: the model is sent
           // `execution-denied` with the reason, and nothing ran.
           const durationMs = Date.now() - started;
-          const error = new ToolError(`the user rejected this call: ${outcome.reason}`, { stage: 'authorization', toolName, retryable: false });
+          const error = new ToolError(`the user rejected this call: ${outcome.reason}`, {
+            stage: 'authorization',
+            toolName,
+            retryable: false,
+          });
           const client = { denied: true, reason: outcome.reason };
           calls.set(toolCallId, { info: { ...info, durationMs }, client, emitted: true, deniedReason: outcome.reason });
-          emit({ type: 'tool-finished', toolCallId, toolName, client, durationMs, error: { stage: 'authorization', message: error.message } });
+          emit({
+            type: 'tool-finished',
+            toolCallId,
+            toolName,
+            client,
+            durationMs,
+            error: { stage: 'authorization', message: error.message },
+          });
           emit({
             type: 'tool-result',
             toolCallId,
@@ -288,11 +330,21 @@ export function createAiTools(
       };
       let output: unknown;
       try {
-        output = await raceAbort(Promise.resolve().then(() => definition.execute(input, context)), signal);
+        output = await raceAbort(
+          Promise.resolve().then(() => definition.execute(input, context)),
+          signal,
+        );
       } catch (error) {
-        const toolError = signal.aborted && !ToolError.isInstance(error)
-          ? new ToolError(`stopped: ${stopReason(signal, heartbeatInterval)}.`, { stage: 'execution', toolName, retryable: false, sideEffectsPossible: true, cause: error })
-          : toToolError(error, 'execution', toolName);
+        const toolError =
+          signal.aborted && !ToolError.isInstance(error)
+            ? new ToolError(`stopped: ${stopReason(signal, heartbeatInterval)}.`, {
+                stage: 'execution',
+                toolName,
+                retryable: false,
+                sideEffectsPossible: true,
+                cause: error,
+              })
+            : toToolError(error, 'execution', toolName);
         return fail(toolError, info, started);
       }
 
@@ -332,7 +384,15 @@ export function createAiTools(
       return withHeartbeats(result, source);
     };
 
-    const toModelOutput = async ({ toolCallId, input, output }: { toolCallId: string; input: unknown; output: unknown }): Promise<ToolResultOutput> => {
+    const toModelOutput = async ({
+      toolCallId,
+      input,
+      output,
+    }: {
+      toolCallId: string;
+      input: unknown;
+      output: unknown;
+    }): Promise<ToolResultOutput> => {
       const record = calls.get(toolCallId);
       if (record?.deniedReason !== undefined) return { type: 'execution-denied', reason: record.deniedReason };
       let model: ModelOutput = record?.info.modelOutput ?? defaultModelOutput(definition, toolCallId, input, output);
@@ -366,7 +426,10 @@ export function createAiTools(
       toModelOutput,
       ...(askThroughSdk
         ? {
-            needsApproval: async (rawInput: unknown, { toolCallId, messages }: { toolCallId: string; messages: ModelMessage[] }) => {
+            needsApproval: async (
+              rawInput: unknown,
+              { toolCallId, messages }: { toolCallId: string; messages: ModelMessage[] },
+            ) => {
               // Invalid input is reported by `execute` at the parameters stage; nothing to approve.
               const validation = definition.validate(rawInput);
               if (!validation.success) return false;

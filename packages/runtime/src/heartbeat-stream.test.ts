@@ -31,7 +31,13 @@ describe('heartbeats are stream chunks: streamText({ timeout: { chunkMs } })', (
   it('keeps a silent 600 ms call alive under a 250 ms chunk timeout; heartbeats never reach the model', async () => {
     const events: RuntimeEvent[] = [];
     const model = scriptedModel([{ toolCalls: [{ toolName: 'silent', input: {}, id: 's1' }] }, { text: 'ok' }]);
-    const result = streamText({ model, tools: await toolsFor(600, 60, events), prompt: 'wait', stopWhen: stepCountIs(3), timeout: { chunkMs: 250 } });
+    const result = streamText({
+      model,
+      tools: await toolsFor(600, 60, events),
+      prompt: 'wait',
+      stopWhen: stepCountIs(3),
+      timeout: { chunkMs: 250 },
+    });
     const preliminary: unknown[] = [];
     let aborted = false;
     for await (const part of result.fullStream) {
@@ -45,7 +51,9 @@ describe('heartbeats are stream chunks: streamText({ timeout: { chunkMs } })', (
     expect(preliminary.length).toBeGreaterThanOrEqual(4);
     expect(preliminary.slice(0, -1).every(isHeartbeatChunk)).toBe(true);
     expect(preliminary.at(-1)).toBe('finished after the silence');
-    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({ model: { type: 'text', value: 'finished after the silence' } });
+    expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
+      model: { type: 'text', value: 'finished after the silence' },
+    });
     const lastPrompt = JSON.stringify(model.calls.at(-1)?.prompt);
     expect(lastPrompt).toContain('finished after the silence');
     expect(lastPrompt).not.toContain('heartbeat');
@@ -56,7 +64,13 @@ describe('heartbeats are stream chunks: streamText({ timeout: { chunkMs } })', (
   it('with heartbeats disabled, the chunk timeout aborts the silent call at the execution stage and says why', async () => {
     const events: RuntimeEvent[] = [];
     const model = scriptedModel([{ toolCalls: [{ toolName: 'silent', input: {}, id: 's1' }] }, { text: 'ok' }]);
-    const result = streamText({ model, tools: await toolsFor(600, 0, events), prompt: 'wait', stopWhen: stepCountIs(3), timeout: { chunkMs: 250 } });
+    const result = streamText({
+      model,
+      tools: await toolsFor(600, 0, events),
+      prompt: 'wait',
+      stopWhen: stepCountIs(3),
+      timeout: { chunkMs: 250 },
+    });
     let abortReason: string | undefined;
     for await (const part of result.fullStream) if (part.type === 'abort') abortReason = part.reason ?? '';
     expect(abortReason).toMatch(/Chunk timeout of 250ms exceeded/);
@@ -78,7 +92,8 @@ describe('heartbeats are stream chunks: streamText({ timeout: { chunkMs } })', (
     const events: RuntimeEvent[] = [];
     const tools = await toolsFor(130, 40, events);
     const seen: unknown[] = [];
-    for await (const value of tools.silent!.execute!({}, { toolCallId: 'i1', messages: [] }) as AsyncIterable<unknown>) seen.push(value);
+    for await (const value of tools.silent!.execute!({}, { toolCallId: 'i1', messages: [] }) as AsyncIterable<unknown>)
+      seen.push(value);
     expect(seen.at(-1)).toBe('finished after the silence');
     expect(seen.slice(0, -1).every((v) => v === HEARTBEAT_CHUNK)).toBe(true);
     expect(seen.length - 1).toBe(events.filter((e) => e.type === 'heartbeat').length);

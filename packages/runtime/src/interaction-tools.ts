@@ -82,7 +82,12 @@ export function createInteractionTools(interaction: InteractionService): AnyTool
     execute: async (input, context): Promise<AskUserQuestionOutput> => {
       const allowOther = input.choices ? (input.allow_other ?? false) : true;
       const answer = await interaction.askQuestion(
-        { toolCallId: context.toolCallId, question: input.question, ...(input.choices ? { choices: input.choices } : {}), allowOther },
+        {
+          toolCallId: context.toolCallId,
+          question: input.question,
+          ...(input.choices ? { choices: input.choices } : {}),
+          allowOther,
+        },
         context.signal,
       );
       return normaliseAnswer(answer, input.choices, allowOther);
@@ -109,12 +114,18 @@ export function createInteractionTools(interaction: InteractionService): AnyTool
         },
         context.signal,
       );
-      if ((decision.toolCallId !== undefined && decision.toolCallId !== context.toolCallId) || (decision.inputDigest !== undefined && decision.inputDigest !== digest)) {
-        throw new ToolError('the answer received was given for another confirmation; it is refused. Treat the step as not confirmed.', {
-          stage: 'authorization',
-          toolName: 'confirm',
-          retryable: false,
-        });
+      if (
+        (decision.toolCallId !== undefined && decision.toolCallId !== context.toolCallId) ||
+        (decision.inputDigest !== undefined && decision.inputDigest !== digest)
+      ) {
+        throw new ToolError(
+          'the answer received was given for another confirmation; it is refused. Treat the step as not confirmed.',
+          {
+            stage: 'authorization',
+            toolName: 'confirm',
+            retryable: false,
+          },
+        );
       }
       return { approved: decision.approved, ...(decision.reason === undefined ? {} : { reason: decision.reason }) };
     },

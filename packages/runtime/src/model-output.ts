@@ -38,6 +38,8 @@ export function modelOutputText(output: ModelOutput): string {
     case 'execution-denied':
       return `Execution denied${output.reason ? `: ${output.reason}` : ''}`;
     case 'content':
-      return output.value.map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : JSON.stringify(part))).join('\n');
+      return output.value
+        .map((part) => (part.type === 'text' && typeof part.text === 'string' ? part.text : JSON.stringify(part)))
+        .join('\n');
   }
 }

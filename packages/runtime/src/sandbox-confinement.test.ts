@@ -31,7 +31,11 @@ async function confinedWorkspace() {
   await symlink(base, join(root, 'up')); // a way out, if paths were not checked through links
   const sandbox = await createNodeSandbox({ type: 'node', root, isolation: 'required' });
   cleanups.push(async () => void (await sandbox.close?.()));
-  const everything = (target: string) => ({ target, scope: 'outside the workspace, if allowed', impact: 'overwrites or deletes files' });
+  const everything = (target: string) => ({
+    target,
+    scope: 'outside the workspace, if allowed',
+    impact: 'overwrites or deletes files',
+  });
   const overwrite = defineTool({
     name: 'overwrite_file',
     description: 'Overwrites a file in the workspace.',
@@ -46,7 +50,9 @@ async function confinedWorkspace() {
     impact: ({ command }) => everything(command),
     execute: ({ command }, ctx) => sandbox.exec(command, { signal: ctx.signal, timeoutMs: 10_000 }),
   });
-  const set = await resolveToolSet({ configs: [{ key: 'confine', toolNames: ['overwrite_file', 'run_command'], create: () => [overwrite, run] }] });
+  const set = await resolveToolSet({
+    configs: [{ key: 'confine', toolNames: ['overwrite_file', 'run_command'], create: () => [overwrite, run] }],
+  });
   const untouched = async () => {
     expect(await readFile(join(base, 'outside.txt'), 'utf8')).toBe('precious\n');
     expect(await readFile(join(base, 'outside-dir', 'keep.txt'), 'utf8')).toBe('keep\n');
@@ -74,35 +80,45 @@ function expectConfined(model: Parameters<typeof lastToolResult>[0]) {
 }
 
 // Needs bubblewrap (isolation: 'required'): skipped with the reason without it, except in CI.
-describe.skipIf(systemTool('bwrap').skip).each(['generateText', 'streamText'] as RunnerName[])('an approved call is still confined by the sandbox, through %s', (runner) => {
-  it('approved while the call waits (host asks)', async () => {
-    const { set, untouched } = await confinedWorkspace();
-    const events: RuntimeEvent[] = [];
-    const gate = createConfirmationGate({ ask: async () => ({ approved: true }) });
-    const model = scriptedModel([escapes, { text: 'done' }]);
-    const out = await runWith(runner, { model, tools: createAiTools(set, { confirmation: gate, onEvent: (e) => events.push(e) }) });
-    expect(out.error).toBeUndefined();
-    expect(events.filter((e) => e.type === 'confirm-decision' && e.approved)).toHaveLength(3);
-    expectConfined(model);
-    await untouched();
-  });
-
-  it('approved through the AI SDK\'s approval parts', async () => {
-    const { set, untouched } = await confinedWorkspace();
-    const gate = createConfirmationGate({ via: 'ai-sdk' });
-    const first = await runWith(runner, { model: scriptedModel([escapes]), prompt: 'go', tools: createAiTools(set, { confirmation: gate }) });
-    expect(first.approvalRequests.map((r) => r.toolCallId).sort()).toEqual(['w1', 'w2', 'x1']);
-    const model = scriptedModel([{ text: 'done' }]);
-    const out = await runWith(runner, {
-      model,
-      messages: withApprovalResponses(
-        [{ role: 'user', content: 'go' }, ...first.messages],
-        first.approvalRequests.map((r) => ({ approvalId: r.approvalId, approved: true })),
-      ),
-      tools: createAiTools(set, { confirmation: gate }),
+describe.skipIf(systemTool('bwrap').skip).each(['generateText', 'streamText'] as RunnerName[])(
+  'an approved call is still confined by the sandbox, through %s',
+  (runner) => {
+    it('approved while the call waits (host asks)', async () => {
+      const { set, untouched } = await confinedWorkspace();
+      const events: RuntimeEvent[] = [];
+      const gate = createConfirmationGate({ ask: async () => ({ approved: true }) });
+      const model = scriptedModel([escapes, { text: 'done' }]);
+      const out = await runWith(runner, {
+        model,
+        tools: createAiTools(set, { confirmation: gate, onEvent: (e) => events.push(e) }),
+      });
+      expect(out.error).toBeUndefined();
+      expect(events.filter((e) => e.type === 'confirm-decision' && e.approved)).toHaveLength(3);
+      expectConfined(model);
+      await untouched();
     });
-    expect(out.error).toBeUndefined();
-    expectConfined(model);
-    await untouched();
-  });
-});
+
+    it("approved through the AI SDK's approval parts", async () => {
+      const { set, untouched } = await confinedWorkspace();
+      const gate = createConfirmationGate({ via: 'ai-sdk' });
+      const first = await runWith(runner, {
+        model: scriptedModel([escapes]),
+        prompt: 'go',
+        tools: createAiTools(set, { confirmation: gate }),
+      });
+      expect(first.approvalRequests.map((r) => r.toolCallId).sort()).toEqual(['w1', 'w2', 'x1']);
+      const model = scriptedModel([{ text: 'done' }]);
+      const out = await runWith(runner, {
+        model,
+        messages: withApprovalResponses(
+          [{ role: 'user', content: 'go' }, ...first.messages],
+          first.approvalRequests.map((r) => ({ approvalId: r.approvalId, approved: true })),
+        ),
+        tools: createAiTools(set, { confirmation: gate }),
+      });
+      expect(out.error).toBeUndefined();
+      expectConfined(model);
+      await untouched();
+    });
+  },
+);

@@ -39,7 +39,11 @@ export function findSdkApproval(messages: readonly ModelMessage[] | undefined, t
     if (message.role !== 'tool') continue;
     for (const part of message.content) {
       if (part.type === 'tool-approval-response' && approvalIds.has(part.approvalId)) {
-        found = { approvalId: part.approvalId, approved: part.approved, ...(part.reason === undefined ? {} : { reason: part.reason }) };
+        found = {
+          approvalId: part.approvalId,
+          approved: part.approved,
+          ...(part.reason === undefined ? {} : { reason: part.reason }),
+        };
       }
     }
   }

@@ -12,13 +12,18 @@ describe('stageOfToolFailure', () => {
 
   it('recognises every stage tag of the registry in a message (no hand-copied list)', () => {
     for (const stage of TOOL_STAGES) {
-      expect(stageOfToolFailure(`Error repairing tool call: [${stage}] x: broken`)).toEqual({ stage, message: `[${stage}] x: broken` });
+      expect(stageOfToolFailure(`Error repairing tool call: [${stage}] x: broken`)).toEqual({
+        stage,
+        message: `[${stage}] x: broken`,
+      });
     }
   });
 
-  it('maps the SDK\'s own refusals: no such tool → discovery, invalid input → parameters, else execution', () => {
+  it("maps the SDK's own refusals: no such tool → discovery, invalid input → parameters, else execution", () => {
     expect(stageOfToolFailure(new NoSuchToolError({ toolName: 'ghost', availableTools: ['a'] })).stage).toBe('discovery');
-    expect(stageOfToolFailure(new InvalidToolInputError({ toolName: 'a', toolInput: '{', cause: new Error('bad json') })).stage).toBe('parameters');
+    expect(
+      stageOfToolFailure(new InvalidToolInputError({ toolName: 'a', toolInput: '{', cause: new Error('bad json') })).stage,
+    ).toBe('parameters');
     const other = stageOfToolFailure(new Error('socket hang up'));
     expect(other).toEqual({ stage: 'execution', message: '[execution] socket hang up' });
   });

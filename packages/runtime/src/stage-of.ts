@@ -29,10 +29,11 @@ export function stageOfToolFailure(error: unknown): StagedFailure {
   const tagged = STAGE_TAG.exec(message);
   if (tagged) return { stage: tagged[1] as ToolStage, message: message.slice(tagged.index) };
   // The SDK sometimes hands over only the message of its own errors: their wording decides then.
-  const stage: ToolStage = NoSuchToolError.isInstance(error) || /unavailable tool|no such tool/i.test(message)
-    ? 'discovery'
-    : InvalidToolInputError.isInstance(error) || /invalid (tool )?input/i.test(message)
-      ? 'parameters'
-      : 'execution';
+  const stage: ToolStage =
+    NoSuchToolError.isInstance(error) || /unavailable tool|no such tool/i.test(message)
+      ? 'discovery'
+      : InvalidToolInputError.isInstance(error) || /invalid (tool )?input/i.test(message)
+        ? 'parameters'
+        : 'execution';
   return { stage, message: `[${stage}] ${message}` };
 }

@@ -13,7 +13,9 @@ describe('daytona placeholder', () => {
   it('rejects even with an aborted signal, as a promise', async () => {
     const sandbox = await createDaytonaSandbox();
     for (const op of SANDBOX_OPERATIONS) {
-      await expect(op.call(sandbox, { signal: AbortSignal.abort() })).rejects.toSatisfy((e: unknown) => SandboxUnavailableError.isInstance(e));
+      await expect(op.call(sandbox, { signal: AbortSignal.abort() })).rejects.toSatisfy((e: unknown) =>
+        SandboxUnavailableError.isInstance(e),
+      );
     }
   });
 
@@ -21,7 +23,10 @@ describe('daytona placeholder', () => {
     for (const type of ['daytona', 'e2b'] as const) {
       const promise = createSandbox({ type });
       expect(promise).toBeInstanceOf(Promise);
-      const error = await promise.then(() => undefined, (e: unknown) => e);
+      const error = await promise.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(SandboxUnavailableError.isInstance(error)).toBe(true);
       expect((error as Error).message).toContain(`"${type}"`);
       expect((error as Error).message).toContain('"node"');

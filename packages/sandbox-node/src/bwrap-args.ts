@@ -12,7 +12,14 @@ export const SYSTEM_READ_ONLY = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/li
  * Files under /etc that only root should read. Inside, a host root is still uid 0 (without
  * capabilities, but as the owner the mode bits let it read), so these are masked by /dev/null.
  */
-export const ETC_SECRETS = ['/etc/shadow', '/etc/shadow-', '/etc/gshadow', '/etc/gshadow-', '/etc/sudoers', '/etc/security/opasswd'] as const;
+export const ETC_SECRETS = [
+  '/etc/shadow',
+  '/etc/shadow-',
+  '/etc/gshadow',
+  '/etc/gshadow-',
+  '/etc/sudoers',
+  '/etc/security/opasswd',
+] as const;
 
 /** Folders under /etc that only root should read; masked by an empty tmpfs. */
 export const ETC_SECRET_DIRS = ['/etc/sudoers.d', '/etc/ssl/private'] as const;

@@ -34,7 +34,11 @@ function snapshot(dir: string): string {
         lines.push(`${key}/ ino=${st.ino}`);
         walk(join(abs, name), key);
       } else if (st.isFile()) {
-        lines.push(`${key} ino=${st.ino} ${st.size} ${createHash('sha256').update(readFileSync(join(abs, name))).digest('hex')}`);
+        lines.push(
+          `${key} ino=${st.ino} ${st.size} ${createHash('sha256')
+            .update(readFileSync(join(abs, name)))
+            .digest('hex')}`,
+        );
       } else lines.push(`${key} mode=${st.mode}`);
     }
   };
@@ -89,7 +93,8 @@ async function run(tally: Tally, what: string, op: () => Promise<unknown>): Prom
     tally.ok++;
   } catch (error) {
     expectClean(error, what);
-    if (!SandboxError.isInstance(error)) throw new Error(`${what} failed with a non-sandbox error: ${String(error)}`, { cause: error });
+    if (!SandboxError.isInstance(error))
+      throw new Error(`${what} failed with a non-sandbox error: ${String(error)}`, { cause: error });
     if (SandboxPathError.isInstance(error)) tally.refused++;
     else tally.otherErrors++;
   }
@@ -132,7 +137,11 @@ afterAll(async () => {
 
 const configurations = [
   { name: 'isolation off, ripgrep', options: { isolation: 'off' as const } as { isolation: 'off'; ripgrepPath?: false } },
-  { name: 'bubblewrap required, ripgrep', options: { isolation: 'required' as const } as { isolation: 'required'; ripgrepPath?: false }, needsBwrap: true },
+  {
+    name: 'bubblewrap required, ripgrep',
+    options: { isolation: 'required' as const } as { isolation: 'required'; ripgrepPath?: false },
+    needsBwrap: true,
+  },
   { name: 'isolation off, JavaScript grep', options: { isolation: 'off' as const, ripgrepPath: false as const } },
 ];
 
@@ -153,9 +162,9 @@ describe('confinement under a racing symlink swap', () => {
         () => run(tally, 'writeFile deep', () => sandbox.writeFile(`swap/dir/new/w-${i % 5}.txt`, 'written inside\n')),
         () =>
           run(tally, 'editFile', () =>
-            (toggle++ % 2 === 0
+            toggle++ % 2 === 0
               ? sandbox.editFile('swap/edit.txt', { oldText: 'alpha', newText: 'beta' })
-              : sandbox.editFile('swap/edit.txt', { oldText: 'beta', newText: 'alpha' })),
+              : sandbox.editFile('swap/edit.txt', { oldText: 'beta', newText: 'alpha' }),
           ),
         () => run(tally, 'glob', () => sandbox.glob('**/*', { path: 'swap' })),
         () => run(tally, 'glob prefix', () => sandbox.glob('swap/dir/*.txt')),
@@ -167,7 +176,15 @@ describe('confinement under a racing symlink swap', () => {
             ]
           : []),
         ...(i % 6 === 0
-          ? [() => run(tally, 'exec cwd', () => sandbox.exec('cat secret.txt dir/deep.txt 2>&1; ls; echo x > from-exec.txt', { cwd: 'swap', timeoutMs: 20_000 }))]
+          ? [
+              () =>
+                run(tally, 'exec cwd', () =>
+                  sandbox.exec('cat secret.txt dir/deep.txt 2>&1; ls; echo x > from-exec.txt', {
+                    cwd: 'swap',
+                    timeoutMs: 20_000,
+                  }),
+                ),
+            ]
           : []),
       ];
       const jobs = Array.from({ length: ROUNDS }, (_, i) => round(i)).flat();
@@ -178,7 +195,9 @@ describe('confinement under a racing symlink swap', () => {
         }),
       );
       await sandbox.close();
-      console.log(`${config.name}: ${jobs.length} operations, ${tally.ok} ok, ${tally.refused} refused (swap seen), ${tally.otherErrors} other sandbox errors`);
+      console.log(
+        `${config.name}: ${jobs.length} operations, ${tally.ok} ok, ${tally.refused} refused (swap seen), ${tally.otherErrors} other sandbox errors`,
+      );
       expect(snapshot(outside)).toBe(outsideBefore);
       expect(tally.ok + tally.refused + tally.otherErrors).toBe(jobs.length);
       expect(jobs.length).toBeGreaterThan(1000);

@@ -122,7 +122,9 @@ export function applyEdit(rel: string, bytes: Buffer, edit: EditSpec): { data: B
     throw new SandboxEditError(
       `editFile: the old text was not found in "${rel}" (0 matches). Read the file again and copy the text exactly, ` +
         'including whitespace and indentation.' +
-        (encoding === 'utf-8' ? '' : ` (The file is not UTF-8 but ${encodingName(encoding)}; only its ASCII text can be matched.)`),
+        (encoding === 'utf-8'
+          ? ''
+          : ` (The file is not UTF-8 but ${encodingName(encoding)}; only its ASCII text can be matched.)`),
       { path: rel },
     );
   }
@@ -174,9 +176,12 @@ export async function readForEdit(handle: FileHandle, size: number, rel: string)
   }
   if (filled > MAX_EDIT_BYTES) throw tooLarge(rel, filled);
   if (filled > size) {
-    throw new SandboxEditError(`editFile: "${rel}" grew while it was being read; nothing was changed. Try again when it is no longer being written.`, {
-      path: rel,
-    });
+    throw new SandboxEditError(
+      `editFile: "${rel}" grew while it was being read; nothing was changed. Try again when it is no longer being written.`,
+      {
+        path: rel,
+      },
+    );
   }
   return buffer.subarray(0, filled);
 }

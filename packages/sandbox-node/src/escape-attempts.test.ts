@@ -4,7 +4,17 @@
 // the outside secret.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -55,7 +65,10 @@ async function outcome(run: () => Promise<unknown>): Promise<{ value?: unknown; 
 }
 
 /** The attempt must reject with SandboxPathError (and therefore carry no outside content). */
-async function expectRefused(run: () => Promise<unknown>, check: (e: unknown) => boolean = SandboxPathError.isInstance): Promise<void> {
+async function expectRefused(
+  run: () => Promise<unknown>,
+  check: (e: unknown) => boolean = SandboxPathError.isInstance,
+): Promise<void> {
   const { value, error } = await outcome(run);
   expect(error, `expected a refusal, got ${JSON.stringify(value)}`).toBeDefined();
   expect(check(error), String(error)).toBe(true);
@@ -75,7 +88,8 @@ beforeEach(async () => {
   ws = join(base, 'ws');
   outside = join(base, 'outside');
   evil = join(base, 'ws-evil');
-  for (const dir of [ws, outside, join(outside, 'dir'), evil, join(ws, 'sub'), join(ws, '.git', 'hooks')]) mkdirSync(dir, { recursive: true });
+  for (const dir of [ws, outside, join(outside, 'dir'), evil, join(ws, 'sub'), join(ws, '.git', 'hooks')])
+    mkdirSync(dir, { recursive: true });
   writeFileSync(join(outside, 'secret.txt'), `${SECRET}\n`);
   writeFileSync(join(outside, 'dir', 'inner.txt'), `${SECRET} inner\n`);
   writeFileSync(join(evil, 'evil.txt'), `${SECRET} evil\n`);
@@ -244,7 +258,10 @@ describe('glob escapes', () => {
 describe('grep escapes', () => {
   for (const engine of ['ripgrep', 'javascript'] as const) {
     it(`${engine}: searching the root never follows symlinks out`, async () => {
-      const sb = engine === 'ripgrep' ? sandbox : await createNodeSandbox({ type: 'node', root: ws, ripgrepPath: false, isolation: 'off' });
+      const sb =
+        engine === 'ripgrep'
+          ? sandbox
+          : await createNodeSandbox({ type: 'node', root: ws, ripgrepPath: false, isolation: 'off' });
       // The host-made hard link is a regular file inside the root (its bytes are the workspace's
       // own, and a command under isolation cannot make one); everything else must stay unseen.
       const result = await sb.grep('SECRET');
@@ -281,11 +298,15 @@ describe('exec escapes (bubblewrap)', () => {
     await expectRefused(() => sandbox.exec('true', { cwd: '..' }));
   });
   it('cat ../outside/secret.txt finds nothing', async () => {
-    const result = await expectNoLeak(() => sandbox.exec('cat ../outside/secret.txt; cat link-secret; cat link-out/dir/inner.txt'));
+    const result = await expectNoLeak(() =>
+      sandbox.exec('cat ../outside/secret.txt; cat link-secret; cat link-out/dir/inner.txt'),
+    );
     expect((result as { exitCode: number }).exitCode).not.toBe(0);
   });
   it('writing outside by path or absolute path fails', async () => {
-    const result = await sandbox.exec(`echo pwned > ../outside/pwn.txt; echo pwned > ${outside}/secret.txt; touch ${evil}/x; echo done`);
+    const result = await sandbox.exec(
+      `echo pwned > ../outside/pwn.txt; echo pwned > ${outside}/secret.txt; touch ${evil}/x; echo done`,
+    );
     expect(result.stdout).toBe('done\n');
   });
   it('writing elsewhere on the host fails (read-only)', async () => {
@@ -304,7 +325,10 @@ describe('exec escapes (bubblewrap)', () => {
   it('a hard link to an outside file cannot be made from inside', async () => {
     const result = await sandbox.exec(`ln ${outside}/secret.txt hl 2>&1; ln /etc/hostname hl2 2>&1; ls`);
     expect(result.stdout).not.toMatch(/^hl2?$/m);
-    await expectRefused(() => sandbox.readFile('hl2'), (e) => SandboxError.isInstance(e) && (e as SandboxError).code === 'NOT_FOUND');
+    await expectRefused(
+      () => sandbox.readFile('hl2'),
+      (e) => SandboxError.isInstance(e) && (e as SandboxError).code === 'NOT_FOUND',
+    );
   });
   it('a FIFO made by a command is refused by readFile and writeFile', async () => {
     await sandbox.exec('mkfifo made-fifo');
@@ -317,7 +341,9 @@ describe('exec escapes (bubblewrap)', () => {
     expect((await sandbox.grep('SECRET', { path: 'src' })).matches).toEqual([]);
   });
   it('.git/hooks and .git/config stay read-only inside', async () => {
-    const result = await sandbox.exec('echo evil > .git/hooks/pre-commit; echo "[core] hooksPath=/tmp" >> .git/config; echo done');
+    const result = await sandbox.exec(
+      'echo evil > .git/hooks/pre-commit; echo "[core] hooksPath=/tmp" >> .git/config; echo done',
+    );
     expect(result.stderr.match(/Read-only file system/g)).toHaveLength(2);
     expect(readFileSync(join(ws, '.git', 'config'), 'utf8')).toBe('[core]\n');
     expect(readdirSync(join(ws, '.git', 'hooks'))).toEqual([]);

@@ -12,7 +12,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeSandbox } from './node-sandbox.js';
 
 const tag = `${process.pid}-${Date.now()}`;
-const SOCKETS = [`/var/tmp/aibuddy-sock-${tag}.sock`, `/run/aibuddy-sock-${tag}.sock`, join(tmpdir(), `aibuddy-sock-${tag}.sock`)];
+const SOCKETS = [
+  `/var/tmp/aibuddy-sock-${tag}.sock`,
+  `/run/aibuddy-sock-${tag}.sock`,
+  join(tmpdir(), `aibuddy-sock-${tag}.sock`),
+];
 let servers: Server[] = [];
 let root: string;
 
@@ -87,7 +91,7 @@ describe('bubblewrap as the host user of this test (root in CI)', () => {
     expect(existsSync('/usr/aibuddy-probe')).toBe(false);
   });
 
-  it('the home folder and the root\'s siblings are not visible; the workspace is writable', async () => {
+  it("the home folder and the root's siblings are not visible; the workspace is writable", async () => {
     const sandbox = await createNodeSandbox({ type: 'node', root, isolation: 'required' });
     const home = process.env.HOME ?? '/root';
     const result = await sandbox.exec(`ls -A ${home} | wc -l; ls /tmp | wc -l; echo ok > written.txt && cat written.txt`);
@@ -123,7 +127,11 @@ console.log(JSON.stringify({ describe: sandbox.describe(), result, uid: id.stdou
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent' },
     });
     expect(run.stderr).toBe('');
-    const report = JSON.parse(run.stdout) as { describe: { mode: string }; result: { stdout: string; isolation: string }; uid: string };
+    const report = JSON.parse(run.stdout) as {
+      describe: { mode: string };
+      result: { stdout: string; isolation: string };
+      uid: string;
+    };
     expect(report.describe.mode).toBe('bubblewrap');
     expect(report.uid).toBe('65534');
     expectConfined(report.result.stdout);
@@ -149,7 +157,10 @@ console.log(JSON.stringify({ describe: sandbox.describe(), result }));
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/nonexistent' },
     });
     expect(run.stderr).toBe('');
-    const report = JSON.parse(run.stdout) as { describe: { mode: string; killsTree: boolean }; result: { stdout: string; isolation: string } };
+    const report = JSON.parse(run.stdout) as {
+      describe: { mode: string; killsTree: boolean };
+      result: { stdout: string; isolation: string };
+    };
     expect(report.describe).toMatchObject({ mode: 'pid-namespace', killsTree: true });
     expect(report.result.isolation).toBe('pid-namespace');
     expect(report.result.stdout).toBe('1\n65534\n'); // first process of its own namespace, still uid nobody

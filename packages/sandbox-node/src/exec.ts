@@ -5,7 +5,13 @@ import { SandboxArgumentError, SandboxUnavailableError } from '@aibuddy/sandbox'
 import { CappedOutput } from './capped-output.js';
 import { bubblewrapArgs, nodeInstallPrefix } from './bwrap-args.js';
 import { repairGit, snapshotGit } from './git-guard.js';
-import { bubblewrapProblem, bubblewrapProbe, pidNamespacePrefix, type IsolationDescription, type IsolationKind } from './isolation.js';
+import {
+  bubblewrapProblem,
+  bubblewrapProbe,
+  pidNamespacePrefix,
+  type IsolationDescription,
+  type IsolationKind,
+} from './isolation.js';
 import {
   cgroupJoinPrefix,
   createPidsCgroup,
@@ -68,7 +74,9 @@ export function buildEnv(inherit: readonly string[], extra: Record<string, strin
   }
   for (const [name, value] of Object.entries(extra ?? {})) {
     if (typeof value !== 'string' || name.includes('=') || name.includes('\0') || value.includes('\0') || name === '') {
-      throw new SandboxArgumentError(`exec: environment variable ${JSON.stringify(name)} must be a string without "=" or null bytes.`);
+      throw new SandboxArgumentError(
+        `exec: environment variable ${JSON.stringify(name)} must be a string without "=" or null bytes.`,
+      );
     }
     env[name] = value;
   }
@@ -81,7 +89,9 @@ export function validateCommand(command: string, timeoutMs: number): void {
     throw new SandboxArgumentError('exec: the command must be a non-empty string.');
   }
   if (command.includes('\0')) {
-    throw new SandboxArgumentError('exec: the command contains a NUL byte, which no shell command can carry; remove it (write binary data with a file instead).');
+    throw new SandboxArgumentError(
+      'exec: the command contains a NUL byte, which no shell command can carry; remove it (write binary data with a file instead).',
+    );
   }
   const bytes = Buffer.byteLength(command, 'utf8');
   if (bytes > MAX_COMMAND_BYTES) {
@@ -94,12 +104,17 @@ export function validateCommand(command: string, timeoutMs: number): void {
     throw new SandboxArgumentError(`exec: timeoutMs must be a positive number of milliseconds (got ${String(timeoutMs)}).`);
   }
   if (timeoutMs > MAX_TIMEOUT_MS) {
-    throw new SandboxArgumentError(`exec: timeoutMs is ${timeoutMs}, over the largest timer of ${MAX_TIMEOUT_MS} ms (about 24.8 days); give a shorter timeout.`);
+    throw new SandboxArgumentError(
+      `exec: timeoutMs is ${timeoutMs}, over the largest timer of ${MAX_TIMEOUT_MS} ms (about 24.8 days); give a shorter timeout.`,
+    );
   }
 }
 
 /** Decides how this command runs: bubblewrap, its own PID namespace, or a plain process group. */
-export function chooseIsolation(settings: Pick<ExecSettings, 'isolation' | 'bubblewrap'> & { pidNamespace?: boolean }): { kind: IsolationKind; reason?: string } {
+export function chooseIsolation(settings: Pick<ExecSettings, 'isolation' | 'bubblewrap'> & { pidNamespace?: boolean }): {
+  kind: IsolationKind;
+  reason?: string;
+} {
   let reason: string | undefined;
   if (settings.isolation !== 'off') {
     const problem = bubblewrapProblem(settings.bubblewrap);
@@ -112,7 +127,8 @@ export function chooseIsolation(settings: Pick<ExecSettings, 'isolation' | 'bubb
     }
     reason = `bubblewrap not usable: ${problem}`;
   } else reason = 'isolation is "off"';
-  if (settings.pidNamespace === false) return { kind: 'none', reason: `${reason}; PID namespace turned off (pidNamespace: false)` };
+  if (settings.pidNamespace === false)
+    return { kind: 'none', reason: `${reason}; PID namespace turned off (pidNamespace: false)` };
   const pidns = pidNamespacePrefix();
   if ('prefix' in pidns) return { kind: 'pid-namespace', reason };
   return { kind: 'none', reason: `${reason}; no PID namespace either: ${pidns.problem}` };
@@ -132,7 +148,14 @@ export function describeExec(settings: ExecSettings): IsolationDescription {
 }
 
 /** The program and arguments that run `command` in the chosen mode, with limits applied inside. */
-function commandLine(kind: IsolationKind, command: string, cwdReal: string, rootReal: string, settings: ExecSettings, cgroup: PidsCgroup | undefined): string[] {
+function commandLine(
+  kind: IsolationKind,
+  command: string,
+  cwdReal: string,
+  rootReal: string,
+  settings: ExecSettings,
+  cgroup: PidsCgroup | undefined,
+): string[] {
   const limits = prlimitAvailable() ? prlimitPrefix(settings.limits, cgroup === undefined) : [];
   const shell = [...limits, settings.shell, '-c', command];
   let line: string[];

@@ -76,7 +76,12 @@ describe('encodings', () => {
   });
 
   it('editFile keeps every byte outside the replaced range: invalid UTF-8, a BOM, mixed line endings', async () => {
-    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('a\r\nbad: '), Buffer.from([0xff, 0xfe]), Buffer.from('\nx = 1\n')]);
+    const bytes = Buffer.concat([
+      Buffer.from([0xef, 0xbb, 0xbf]),
+      Buffer.from('a\r\nbad: '),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('\nx = 1\n'),
+    ]);
     writeFileSync(join(root, 'mixed.txt'), bytes);
     await sandbox.editFile('mixed.txt', { oldText: 'x = 1', newText: 'x = 22' });
     const after = readFileSync(join(root, 'mixed.txt'));
@@ -141,7 +146,14 @@ describe('reads bounded in time', () => {
     const path = join(root, 'growing.log');
     writeFileSync(path, 'start\n'.repeat(100_000));
     // A real writer process appending as fast as it can while we read past the end.
-    const writer = spawn(process.execPath, ['-e', `const fs=require('fs');const line='x'.repeat(1000)+'\\n';for(;;){fs.appendFileSync(${JSON.stringify(path)}, line.repeat(100));}`], { stdio: 'ignore' });
+    const writer = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const fs=require('fs');const line='x'.repeat(1000)+'\\n';for(;;){fs.appendFileSync(${JSON.stringify(path)}, line.repeat(100));}`,
+      ],
+      { stdio: 'ignore' },
+    );
     try {
       const initial = statSync(path).size;
       for (let i = 0; i < 200 && statSync(path).size === initial; i++) await new Promise((r) => setTimeout(r, 25));

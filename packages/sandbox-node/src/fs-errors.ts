@@ -19,10 +19,13 @@ export function toSandboxError(error: unknown, path: string, operation: string):
     case 'EINVAL':
       if ((error as NodeJS.ErrnoException).syscall === 'readlink') {
         // lstat saw a symlink, readlink found something else: it was replaced in between.
-        return new SandboxNotFoundError(`${operation}: "${path}" changed while it was being resolved (a link was replaced); nothing was done. Try again.`, {
-          path,
-          cause: error,
-        });
+        return new SandboxNotFoundError(
+          `${operation}: "${path}" changed while it was being resolved (a link was replaced); nothing was done. Try again.`,
+          {
+            path,
+            cause: error,
+          },
+        );
       }
       return error;
     case 'ENOENT':

@@ -15,7 +15,11 @@ let base: string;
 let ws: string;
 
 function git(cwd: string, ...args: string[]): { status: number | null; stdout: string } {
-  const run = spawnSync('git', ['-c', 'user.name=host', '-c', 'user.email=host@example.com', ...args], { cwd, encoding: 'utf8', timeout: 20_000 });
+  const run = spawnSync('git', ['-c', 'user.name=host', '-c', 'user.email=host@example.com', ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   return { status: run.status, stdout: run.stdout };
 }
 
@@ -38,7 +42,9 @@ function plant(gitDir: string, mark: string): string {
 }
 
 function markersLeft(): string[] {
-  return ['top', 'nested', 'new', 'pointer', 'hookspath'].flatMap((n) => [`${marker(n)}-hook`, `${marker(n)}-fsmonitor`]).filter((p) => existsSync(p));
+  return ['top', 'nested', 'new', 'pointer', 'hookspath']
+    .flatMap((n) => [`${marker(n)}-hook`, `${marker(n)}-fsmonitor`])
+    .filter((p) => existsSync(p));
 }
 
 beforeEach(() => {
@@ -64,7 +70,9 @@ describe.each(MODES)('git guard (%s)', (_name, mode) => {
 
   it('top level: mv .git away, copy it back, plant a hook and core.fsmonitor', async () => {
     const sandbox = await create();
-    const result = await sandbox.exec(`mv .git .git-old && mkdir .git && cp -a .git-old/. .git/ && ${plant('.git', marker('top'))} && echo planted`);
+    const result = await sandbox.exec(
+      `mv .git .git-old && mkdir .git && cp -a .git-old/. .git/ && ${plant('.git', marker('top'))} && echo planted`,
+    );
     expect(result.stdout).toBe('planted\n'); // the attack itself went through inside
     expect(result.notices?.join('\n')).toMatch(/pre-commit/);
     hostUsesRepo(ws);

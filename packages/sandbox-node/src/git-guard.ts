@@ -100,7 +100,8 @@ async function innerRepos(rootReal: string, rel: string, into: Map<string, RepoS
       budget.left -= entries.length;
       if (entries.some((e) => e.name === 'HEAD')) into.set(current, await repoDirState(join(rootReal, current)));
       for (const entry of entries) {
-        if (entry.isDirectory() && !['objects', 'refs', 'logs', 'hooks', 'info', 'lfs'].includes(entry.name)) stack.push(join(current, entry.name));
+        if (entry.isDirectory() && !['objects', 'refs', 'logs', 'hooks', 'info', 'lfs'].includes(entry.name))
+          stack.push(join(current, entry.name));
       }
     }
   }
@@ -152,7 +153,13 @@ export async function snapshotGit(rootReal: string): Promise<GitSnapshot> {
 }
 
 function sameDir(a: RepoDirState, b: RepoDirState): boolean {
-  if (a.config !== b.config || a.configWorktree !== b.configWorktree || a.hooksKind !== b.hooksKind || a.hooks.size !== b.hooks.size) return false;
+  if (
+    a.config !== b.config ||
+    a.configWorktree !== b.configWorktree ||
+    a.hooksKind !== b.hooksKind ||
+    a.hooks.size !== b.hooks.size
+  )
+    return false;
   for (const [name, content] of a.hooks) if (b.hooks.get(name) !== content) return false;
   return true;
 }
@@ -178,17 +185,30 @@ async function quarantine(dir: string, stamp: string, path: string, as: string):
   return dest;
 }
 
-async function repairConfig(abs: string, name: 'config' | 'config.worktree', before: string | undefined, after: string | undefined, exists: boolean, stamp: string, rel: string, notices: string[]): Promise<void> {
+async function repairConfig(
+  abs: string,
+  name: 'config' | 'config.worktree',
+  before: string | undefined,
+  after: string | undefined,
+  exists: boolean,
+  stamp: string,
+  rel: string,
+  notices: string[],
+): Promise<void> {
   if (after === undefined || after === before) return;
   const link = after.startsWith('symlink:') || after.startsWith('other:');
   if (!link && configAcceptable(after, exists ? before : undefined)) return;
   const moved = await quarantine(abs, stamp, join(abs, name), name);
   if (before !== undefined && !before.startsWith('symlink:') && !before.startsWith('other:')) {
     await writeAtomic(abs, name, before);
-    notices.push(`${rel}/${name} was changed by the command in a way that could make git run code; the previous version was restored (the command's version is in ${relativeTo(abs, moved)}).`);
+    notices.push(
+      `${rel}/${name} was changed by the command in a way that could make git run code; the previous version was restored (the command's version is in ${relativeTo(abs, moved)}).`,
+    );
   } else {
     if (!link && name === 'config') await writeAtomic(abs, name, sanitizeGitConfig(after));
-    notices.push(`${rel}/${name} set options that could make git run code (hooks path, fsmonitor, aliases, filters, ssh command, …); they were removed (the command's version is in ${relativeTo(abs, moved)}).`);
+    notices.push(
+      `${rel}/${name} set options that could make git run code (hooks path, fsmonitor, aliases, filters, ssh command, …); they were removed (the command's version is in ${relativeTo(abs, moved)}).`,
+    );
   }
 }
 
@@ -196,14 +216,22 @@ function relativeTo(abs: string, path: string): string {
   return relative(dirname(abs), path);
 }
 
-async function repairHooks(abs: string, before: RepoDirState | undefined, after: RepoDirState, stamp: string, rel: string, notices: string[]): Promise<void> {
+async function repairHooks(
+  abs: string,
+  before: RepoDirState | undefined,
+  after: RepoDirState,
+  stamp: string,
+  rel: string,
+  notices: string[],
+): Promise<void> {
   const hooksDir = join(abs, 'hooks');
   if (after.hooksKind === 'symlink' || after.hooksKind === 'other') {
     await quarantine(abs, stamp, hooksDir, 'hooks');
     await mkdir(hooksDir);
     notices.push(`${rel}/hooks was replaced by a link or a file; it was set aside and an empty hooks folder created.`);
     for (const [name, content] of before?.hooks ?? []) {
-      if (name !== '' && !content.startsWith('big:') && !content.startsWith('symlink:') && !content.startsWith('other:')) await writeAtomic(hooksDir, name, content);
+      if (name !== '' && !content.startsWith('big:') && !content.startsWith('symlink:') && !content.startsWith('other:'))
+        await writeAtomic(hooksDir, name, content);
     }
     return;
   }
@@ -213,7 +241,12 @@ async function repairHooks(abs: string, before: RepoDirState | undefined, after:
     // git never runs `*.sample` files; a new repository has them (git init), they are harmless.
     if (name.endsWith('.sample') && !content.startsWith('symlink:')) continue;
     await quarantine(abs, stamp, join(hooksDir, name), join('hooks', name));
-    if (previous !== undefined && !previous.startsWith('big:') && !previous.startsWith('symlink:') && !previous.startsWith('other:')) {
+    if (
+      previous !== undefined &&
+      !previous.startsWith('big:') &&
+      !previous.startsWith('symlink:') &&
+      !previous.startsWith('other:')
+    ) {
       await writeAtomic(hooksDir, name, previous);
       notices.push(`${rel}/hooks/${name} was changed by the command; the previous version was restored.`);
     } else notices.push(`${rel}/hooks/${name} was planted by the command; it was moved to quarantine and will not run.`);
@@ -252,13 +285,24 @@ export async function repairGit(rootReal: string, before: GitSnapshot): Promise<
         if (pointerSafe(rootReal, rel, state.content, after.repos)) continue;
         const dest = join(dirname(abs), `${basename(abs)}.aibuddy-quarantine-${stamp}`);
         await rename(abs, dest);
-        notices.push(`${rel} was turned into a link or pointer to a repository outside the checked folders; it was renamed to ${relative(rootReal, dest)}.`);
+        notices.push(
+          `${rel} was turned into a link or pointer to a repository outside the checked folders; it was renamed to ${relative(rootReal, dest)}.`,
+        );
         continue;
       }
       const prevDir = previous?.kind === 'dir' ? previous : undefined;
       if (prevDir && sameDir(prevDir, state)) continue;
       await repairConfig(abs, 'config', prevDir?.config, state.config, prevDir !== undefined, stamp, rel, notices);
-      await repairConfig(abs, 'config.worktree', prevDir?.configWorktree, state.configWorktree, prevDir !== undefined, stamp, rel, notices);
+      await repairConfig(
+        abs,
+        'config.worktree',
+        prevDir?.configWorktree,
+        state.configWorktree,
+        prevDir !== undefined,
+        stamp,
+        rel,
+        notices,
+      );
       await repairHooks(abs, prevDir, state, stamp, rel, notices);
     } catch (error) {
       // Cannot repair (e.g. a read-only file system): set the whole repository folder aside.
@@ -270,6 +314,9 @@ export async function repairGit(rootReal: string, before: GitSnapshot): Promise<
       notices.push(`${rel} could not be checked and repaired (${(error as Error).message}); its hooks were removed.`);
     }
   }
-  if (!after.complete) notices.push(`the workspace has more than ${MAX_GUARD_ENTRIES} entries; .git folders beyond that were not checked for planted hooks or config.`);
+  if (!after.complete)
+    notices.push(
+      `the workspace has more than ${MAX_GUARD_ENTRIES} entries; .git folders beyond that were not checked for planted hooks or config.`,
+    );
   return notices;
 }

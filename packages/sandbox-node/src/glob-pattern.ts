@@ -6,7 +6,11 @@ export const MAX_GLOB_PATTERN_CHARS = 1000;
 export const MAX_GLOB_ALTERNATIVES = 256;
 
 /** One character-consuming step of a segment pattern (`*` is handled separately). */
-type Token = { kind: 'char'; ch: string } | { kind: 'any' } | { kind: 'star' } | { kind: 'class'; negate: boolean; items: Array<[string, string]> };
+type Token =
+  | { kind: 'char'; ch: string }
+  | { kind: 'any' }
+  | { kind: 'star' }
+  | { kind: 'class'; negate: boolean; items: Array<[string, string]> };
 
 /** A path segment of a pattern: `**`, or tokens matched against one name. */
 type Segment = { kind: 'globstar' } | { kind: 'name'; tokens: Token[] };
@@ -229,7 +233,8 @@ export function compileGlob(pattern: string, options?: { dot?: boolean }): GlobM
   // `dot`: wildcards match a leading dot too (the .gitignore meaning; see ignore-rules.ts).
   const dot = options?.dot === true;
   if (typeof pattern !== 'string' || pattern.length === 0) throw new SandboxArgumentError('glob: the pattern is empty.');
-  if (pattern.length > MAX_GLOB_PATTERN_CHARS) refuse(pattern, `is longer than ${MAX_GLOB_PATTERN_CHARS.toLocaleString('en-US')} characters`);
+  if (pattern.length > MAX_GLOB_PATTERN_CHARS)
+    refuse(pattern, `is longer than ${MAX_GLOB_PATTERN_CHARS.toLocaleString('en-US')} characters`);
   const alternatives: Alternative[] = expandBraces(pattern, pattern).map((alt) => {
     let anchored = alt.includes('/');
     let text = alt.startsWith('./') ? alt.slice(2) : alt;

@@ -27,14 +27,21 @@ function literalPrefix(pattern: string): { prefix: string; rest: string } {
  * Finds regular files whose path (relative to `options.path`) matches the pattern, with the glob
  * meaning documented at `compileGlob` (a pattern without `/` matches names at any depth).
  */
-export async function globFiles(root: Root, pattern: string, options: GlobOptions | undefined, limits: GlobLimits): Promise<GlobResult> {
+export async function globFiles(
+  root: Root,
+  pattern: string,
+  options: GlobOptions | undefined,
+  limits: GlobLimits,
+): Promise<GlobResult> {
   if (typeof pattern !== 'string') throw new SandboxArgumentError('glob: the pattern must be a string.');
   checkSpelling(pattern);
   const limit = options?.limit ?? DEFAULT_GLOB_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new SandboxArgumentError(`glob: limit must be a whole number of at least 1.`);
   let clean = pattern.startsWith('./') ? pattern.slice(2) : pattern;
   if (clean.startsWith('/')) {
-    throw new SandboxArgumentError(`glob: the pattern "${pattern}" is absolute; give it relative to the search folder (options.path).`);
+    throw new SandboxArgumentError(
+      `glob: the pattern "${pattern}" is absolute; give it relative to the search folder (options.path).`,
+    );
   }
   const { prefix, rest } = literalPrefix(clean);
   // What is left of an anchored pattern stays anchored below the prefix (`src/*.ts` → `/*.ts` under src).
@@ -48,7 +55,8 @@ export async function globFiles(root: Root, pattern: string, options: GlobOption
   try {
     start = await openDirectory(root, startPath, 'glob');
   } catch (error) {
-    if (SandboxNotFoundError.isInstance(error) && !(error as Error).message.includes('not a directory')) return { files: [], truncated: false };
+    if (SandboxNotFoundError.isInstance(error) && !(error as Error).message.includes('not a directory'))
+      return { files: [], truncated: false };
     throw error;
   }
   const files: string[] = [];

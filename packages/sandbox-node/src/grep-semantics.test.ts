@@ -53,7 +53,13 @@ beforeAll(async () => {
   put('hostile/catastrophic.txt', `${'a'.repeat(40)}!\n`.repeat(20));
   put(`hostile/${'a'.repeat(200)}`, 'hit\n');
   engines.ripgrep = await createNodeSandbox({ type: 'node', root, isolation: 'off', searchTimeoutMs: 1500 });
-  engines.javascript = await createNodeSandbox({ type: 'node', root, isolation: 'off', ripgrepPath: false, searchTimeoutMs: 1500 });
+  engines.javascript = await createNodeSandbox({
+    type: 'node',
+    root,
+    isolation: 'off',
+    ripgrepPath: false,
+    searchTimeoutMs: 1500,
+  });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -104,13 +110,22 @@ const cases: Case[] = [
     check: (r) => expect(paths(r)).toEqual(['ign/debug.log']),
   },
   {
-    name: 'context is merged like ripgrep: a match inside another match\'s context is printed once, as a match',
+    name: "context is merged like ripgrep: a match inside another match's context is printed once, as a match",
     pattern: 'hit',
     options: { path: 'ctx', context: 2 },
     check: (r) =>
       expect(r.matches).toEqual([
         { path: 'ctx/f.txt', line: 2, text: 'hit1', before: [{ line: 1, text: 'a' }], after: [] },
-        { path: 'ctx/f.txt', line: 3, text: 'hit2', before: [], after: [{ line: 4, text: 'b' }, { line: 5, text: 'c' }] },
+        {
+          path: 'ctx/f.txt',
+          line: 3,
+          text: 'hit2',
+          before: [],
+          after: [
+            { line: 4, text: 'b' },
+            { line: 5, text: 'c' },
+          ],
+        },
         { path: 'ctx/f.txt', line: 7, text: 'hit3', before: [{ line: 6, text: 'd' }], after: [{ line: 8, text: 'e' }] },
       ]),
   },
@@ -120,7 +135,13 @@ const cases: Case[] = [
     options: { path: 'crlf', context: 1 },
     check: (r) =>
       expect(r.matches).toEqual([
-        { path: 'crlf/w.txt', line: 2, text: 'hit here', before: [{ line: 1, text: 'one' }], after: [{ line: 3, text: 'three' }] },
+        {
+          path: 'crlf/w.txt',
+          line: 2,
+          text: 'hit here',
+          before: [{ line: 1, text: 'one' }],
+          after: [{ line: 3, text: 'three' }],
+        },
       ]),
   },
   {
@@ -159,7 +180,9 @@ for (const engine of ['ripgrep', 'javascript'] as const) {
     it('the glob operation answers the ReDoS pattern against a long name at once', async () => {
       const result = await engines[engine].glob('**/*a*a*a*a*a*a*a*a*a*a*a*b', { path: 'hostile' });
       expect(result.files).toEqual([]);
-      expect((await engines[engine].glob('**/*a*a*a*a*a*a*a*a*a*a*a*a', { path: 'hostile' })).files).toEqual([`hostile/${'a'.repeat(200)}`]);
+      expect((await engines[engine].glob('**/*a*a*a*a*a*a*a*a*a*a*a*a', { path: 'hostile' })).files).toEqual([
+        `hostile/${'a'.repeat(200)}`,
+      ]);
     });
 
     it('glob "*.py" and grep\'s glob "*.py" mean the same files', async () => {
@@ -193,7 +216,9 @@ for (const engine of ['ripgrep', 'javascript'] as const) {
 describe('which patterns skip the worker', () => {
   it('only patterns without quantifiers, alternation or backreferences run on the main thread', async () => {
     const { cannotBacktrack } = await import('./grep-worker.js');
-    for (const safe of ['TODO', 'function foo\\(', '^import', '[A-Z]ebra$', 'a\\.b']) expect(cannotBacktrack(safe), safe).toBe(true);
-    for (const risky of ['(a+)+$', 'a*', 'x?', 'a{2,}', 'a|b', '(?:x)', '(a)\\1', '(?<n>a)\\k<n>']) expect(cannotBacktrack(risky), risky).toBe(false);
+    for (const safe of ['TODO', 'function foo\\(', '^import', '[A-Z]ebra$', 'a\\.b'])
+      expect(cannotBacktrack(safe), safe).toBe(true);
+    for (const risky of ['(a+)+$', 'a*', 'x?', 'a{2,}', 'a|b', '(?:x)', '(a)\\1', '(?<n>a)\\k<n>'])
+      expect(cannotBacktrack(risky), risky).toBe(false);
   });
 });

@@ -103,7 +103,11 @@ export class RegexWorker {
   private stopped: Error | undefined;
 
   constructor(source: string, flags: string, context: number) {
-    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { source, flags, context }, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    this.worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { source, flags, context },
+      resourceLimits: { maxOldGenerationSizeMb: 512 },
+    });
     this.worker.unref(); // never keeps the host alive
     this.worker.on('message', (reply: Reply) => {
       const waiting = this.pending.get(reply.id);

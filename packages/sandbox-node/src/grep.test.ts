@@ -50,7 +50,13 @@ for (const engine of ['ripgrep', 'javascript'] as const) {
     });
 
     it('is bounded in time and says truncated', async () => {
-      const slow = await createNodeSandbox({ type: 'node', root, isolation: 'off', searchTimeoutMs: 1, ...(engine === 'javascript' ? { ripgrepPath: false } : {}) });
+      const slow = await createNodeSandbox({
+        type: 'node',
+        root,
+        isolation: 'off',
+        searchTimeoutMs: 1,
+        ...(engine === 'javascript' ? { ripgrepPath: false } : {}),
+      });
       const result = await slow.grep('needle', { path: 'many', limit: 100_000 });
       expect(result.truncated).toBe(true);
       expect(result.matches.length).toBeLessThan(1500);

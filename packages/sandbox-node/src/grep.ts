@@ -107,8 +107,14 @@ function stoppedNote(timeMs: number): string {
  * like ripgrep's, `\r` of CRLF lines stripped (and `$` matching before it), file names taken from
  * NUL-separated output so that a newline in a name cannot split it.
  */
-export async function grepFiles(root: Root, pattern: string, options: GrepOptions | undefined, limits: GrepLimits): Promise<GrepResult> {
-  if (typeof pattern !== 'string' || pattern === '') throw new SandboxArgumentError('grep: the pattern must be a non-empty string.');
+export async function grepFiles(
+  root: Root,
+  pattern: string,
+  options: GrepOptions | undefined,
+  limits: GrepLimits,
+): Promise<GrepResult> {
+  if (typeof pattern !== 'string' || pattern === '')
+    throw new SandboxArgumentError('grep: the pattern must be a non-empty string.');
   if (pattern.includes('\0')) throw new SandboxArgumentError('grep: the pattern contains a null byte.');
   const limit = options?.limit ?? DEFAULT_GREP_LIMIT;
   if (!Number.isInteger(limit) || limit < 1) throw new SandboxArgumentError('grep: limit must be a whole number of at least 1.');
@@ -118,7 +124,14 @@ export async function grepFiles(root: Root, pattern: string, options: GrepOption
   }
   if (options?.glob !== undefined) checkSpelling(options.glob);
   const filter = globFilter(options?.glob);
-  const settings: Settings = { limit, context, ignoreCase: options?.ignoreCase === true, glob: options?.glob, filter, signal: options?.signal };
+  const settings: Settings = {
+    limit,
+    context,
+    ignoreCase: options?.ignoreCase === true,
+    glob: options?.glob,
+    filter,
+    signal: options?.signal,
+  };
   const target = await locateTarget(root, options?.path ?? '.');
   try {
     // A single file is searched whatever the ignore files say (as ripgrep does for a path it is
@@ -126,7 +139,10 @@ export async function grepFiles(root: Root, pattern: string, options: GrepOption
     if (target.kind === 'file' && filter && !filter(target.file.name)) {
       return { matches: [], truncated: false, engine: limits.ripgrep === false ? 'javascript' : 'ripgrep' };
     }
-    const rg = limits.ripgrep !== false && ripgrepWorks(limits.ripgrep) ? confinedRipgrep(limits.ripgrep, limits.bubblewrap, root.real) : undefined;
+    const rg =
+      limits.ripgrep !== false && ripgrepWorks(limits.ripgrep)
+        ? confinedRipgrep(limits.ripgrep, limits.bubblewrap, root.real)
+        : undefined;
     if (rg !== undefined && typeof rg !== 'string') {
       return await grepWithRipgrep(root, rg, pattern, target.physical, settings, limits.timeMs);
     }
@@ -148,7 +164,9 @@ async function locateTarget(root: Root, path: string): Promise<Target> {
   const located = await locate(root, path, { create: false, operation: 'grep' });
   if (located?.stat === undefined) {
     if (located) await releaseLocated(located);
-    throw new SandboxNotFoundError(`grep: "${located?.rel ?? path}" does not exist in the workspace.`, { path: located?.rel ?? path });
+    throw new SandboxNotFoundError(`grep: "${located?.rel ?? path}" does not exist in the workspace.`, {
+      path: located?.rel ?? path,
+    });
   }
   if (!located.stat.isDirectory()) return { kind: 'file', file: located, physical: located.physical };
   try {
@@ -156,7 +174,10 @@ async function locateTarget(root: Root, path: string): Promise<Target> {
     return { kind: 'dir', dir: { rel: located.rel, physical: located.physical, fd }, physical: located.physical };
   } catch (error) {
     // Swapped for a symlink or a file since the lstat: treat like a path that changed under us.
-    throw new SandboxNotFoundError(`grep: "${located.rel}" changed while it was being opened; try again.`, { path: located.rel, cause: error });
+    throw new SandboxNotFoundError(`grep: "${located.rel}" changed while it was being opened; try again.`, {
+      path: located.rel,
+      cause: error,
+    });
   } finally {
     await releaseLocated(located);
   }
@@ -181,7 +202,14 @@ const NL = 0x0a;
  * context separators, so a file name is everything up to the NUL — a newline in it cannot split
  * it — and TEXT (which cannot hold a newline) ends at the next `\n`.
  */
-function grepWithRipgrep(root: Root, rg: ConfinedRipgrep, pattern: string, rel: string, s: Settings, timeMs: number): Promise<GrepResult> {
+function grepWithRipgrep(
+  root: Root,
+  rg: ConfinedRipgrep,
+  pattern: string,
+  rel: string,
+  s: Settings,
+  timeMs: number,
+): Promise<GrepResult> {
   const args = ['--no-config', '--null', '--line-number', '--with-filename', '--no-heading', '--color=never', '--no-messages'];
   args.push('--no-context-separator', '--crlf', '--no-require-git', '--no-ignore-global', '--no-ignore-exclude');
   args.push(`--max-filesize=${JS_GREP_MAX_FILE_BYTES}`, `--max-columns=${MAX_LINE_CHARS}`, '--max-columns-preview');
@@ -196,7 +224,12 @@ function grepWithRipgrep(root: Root, rg: ConfinedRipgrep, pattern: string, rel: 
   args.push('--', pattern, rel);
   const under = rel === '.' ? '' : `${rel}/`;
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(rg.file, [...rg.prefix, ...args], { cwd: root.real, stdio: ['ignore', 'pipe', 'pipe'], env: rg.env, detached: true });
+    const child = spawn(rg.file, [...rg.prefix, ...args], {
+      cwd: root.real,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: rg.env,
+      detached: true,
+    });
     const matches: GrepMatch[] = [];
     let count = 0;
     let truncated = false;
@@ -325,14 +358,18 @@ async function grepWithJs(root: Root, pattern: string, target: Target, s: Settin
       new RegExp(pattern, s.ignoreCase ? 'i' : '');
       flags = s.ignoreCase ? 'i' : '';
     } catch (error) {
-      throw new SandboxArgumentError(`grep: invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}`, { cause: error });
+      throw new SandboxArgumentError(`grep: invalid regular expression ${JSON.stringify(pattern)}: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
   const matches: GrepMatch[] = [];
   let count = 0;
   let truncated = false;
   let stopped: string | undefined;
-  const worker: LineMatcher = cannotBacktrack(pattern) ? inlineMatcher(pattern, flags, s.context) : new RegexWorker(pattern, flags, s.context);
+  const worker: LineMatcher = cannotBacktrack(pattern)
+    ? inlineMatcher(pattern, flags, s.context)
+    : new RegexWorker(pattern, flags, s.context);
   const timer = setTimeout(() => {
     stopped = stoppedNote(limits.timeMs);
     void worker.terminate();
@@ -399,10 +436,17 @@ async function grepWithJs(root: Root, pattern: string, target: Target, s: Settin
     if (s.signal?.aborted && (SandboxAbortedError.isInstance(error) || error instanceof WorkerStopped)) {
       // Settle at once: the worker's end is not waited for.
       void worker.terminate();
-      throw SandboxAbortedError.isInstance(error) ? error : new SandboxAbortedError('grep was aborted.', { cause: s.signal.reason });
+      throw SandboxAbortedError.isInstance(error)
+        ? error
+        : new SandboxAbortedError('grep was aborted.', { cause: s.signal.reason });
     }
     if (error instanceof WorkerStopped || (error as Error)?.name === 'WorkerStopped') {
-      return { matches: sortMatches(matches), truncated: true, engine: 'javascript', stopped: stopped ?? stoppedNote(limits.timeMs) };
+      return {
+        matches: sortMatches(matches),
+        truncated: true,
+        engine: 'javascript',
+        stopped: stopped ?? stoppedNote(limits.timeMs),
+      };
     }
     throw error;
   } finally {

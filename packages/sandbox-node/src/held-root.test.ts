@@ -54,7 +54,8 @@ describe('descriptors', () => {
     const sandbox = await createNodeSandbox({ type: 'node', root: ws, isolation: 'off' });
     await sandbox.exec('true');
     const before = openFds();
-    for (let i = 0; i < 20; i++) expect((await sandbox.exec('pwd', { cwd: 'src/deep' })).stdout).toBe(`${join(ws, 'src', 'deep')}\n`);
+    for (let i = 0; i < 20; i++)
+      expect((await sandbox.exec('pwd', { cwd: 'src/deep' })).stdout).toBe(`${join(ws, 'src', 'deep')}\n`);
     expect(openFds()).toBe(before);
     await sandbox.close();
   });
@@ -90,9 +91,16 @@ describe('abort reaches the operation', () => {
   beforeAll(async () => {
     flat = join(base, 'flat');
     mkdirSync(flat);
-    for (let i = 0; i < 20_000; i++) writeFileSync(join(flat, `f${String(i).padStart(5, '0')}.txt`), `line one\nneedle ${i}\nline three\n`);
+    for (let i = 0; i < 20_000; i++)
+      writeFileSync(join(flat, `f${String(i).padStart(5, '0')}.txt`), `line one\nneedle ${i}\nline three\n`);
     writeFileSync(join(flat, 'big.log'), `${'x'.repeat(99)}\n`.repeat(1_000_000)); // 100 MB
-    sandbox = await createNodeSandbox({ type: 'node', root: flat, isolation: 'off', ripgrepPath: false, searchTimeoutMs: 600_000 });
+    sandbox = await createNodeSandbox({
+      type: 'node',
+      root: flat,
+      isolation: 'off',
+      ripgrepPath: false,
+      searchTimeoutMs: 600_000,
+    });
     rgSandbox = await createNodeSandbox({ type: 'node', root: flat, isolation: 'off', searchTimeoutMs: 600_000 });
   }, 120_000);
 
@@ -118,7 +126,11 @@ describe('abort reaches the operation', () => {
 
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const cases: [string, (sb: () => ISandbox, s: AbortSignal) => Promise<unknown>, number][] = [
-    ['JavaScript grep over a flat folder of 20,000 files', (sb, signal) => sb().grep('needle', { signal, limit: 1_000_000 }), 150],
+    [
+      'JavaScript grep over a flat folder of 20,000 files',
+      (sb, signal) => sb().grep('needle', { signal, limit: 1_000_000 }),
+      150,
+    ],
     ['glob over a flat folder of 20,000 files', (sb, signal) => sb().glob('**/*.nothing', { signal }), 5],
     ['ls of a flat folder of 20,000 files', (sb, signal) => sb().ls('.', { signal, limit: 100_000 }), 5],
     ['readFile of the last lines of a 100 MB file', (sb, signal) => sb().readFile('big.log', { signal, offset: 999_000 }), 20],

@@ -15,5 +15,10 @@ export { DEFAULT_GREP_LIMIT } from './grep.js';
 export { MAX_EDIT_BYTES } from './edit-file.js';
 export type { IsolationDescription, IsolationKind } from './isolation.js';
 export { MAX_COMMAND_BYTES, MAX_TIMEOUT_MS } from './exec.js';
-export { DEFAULT_MAX_FILE_BYTES, DEFAULT_MAX_MEMORY_BYTES, DEFAULT_MAX_OPEN_FILES, DEFAULT_MAX_PROCESSES } from './resource-limits.js';
+export {
+  DEFAULT_MAX_FILE_BYTES,
+  DEFAULT_MAX_MEMORY_BYTES,
+  DEFAULT_MAX_OPEN_FILES,
+  DEFAULT_MAX_PROCESSES,
+} from './resource-limits.js';
 export { MAX_GUARD_ENTRIES } from './git-guard.js';

@@ -28,7 +28,8 @@ function probeOnce<T>(key: string, run: () => T): T {
 }
 
 function failure(binary: string, run: ReturnType<typeof spawnSync>): string | undefined {
-  if (run.error !== undefined) return `${binary} could not be started (${(run.error as NodeJS.ErrnoException).code ?? run.error.message})`;
+  if (run.error !== undefined)
+    return `${binary} could not be started (${(run.error as NodeJS.ErrnoException).code ?? run.error.message})`;
   if (run.status !== 0) return `${binary} failed: ${run.stderr?.toString('utf8').trim() || `exit ${String(run.status)}`}`;
   return undefined;
 }
@@ -36,7 +37,27 @@ function failure(binary: string, run: ReturnType<typeof spawnSync>): string | un
 function tryBwrap(binary: string, extra: string[]): ReturnType<typeof spawnSync> {
   return spawnSync(
     binary,
-    [...extra, '--cap-drop', 'ALL', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--unshare-pid', '--unshare-net', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--', 'true'],
+    [
+      ...extra,
+      '--cap-drop',
+      'ALL',
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      '--tmpfs',
+      '/tmp',
+      '--unshare-pid',
+      '--unshare-net',
+      '--unshare-ipc',
+      '--unshare-uts',
+      '--die-with-parent',
+      '--',
+      'true',
+    ],
     { stdio: ['ignore', 'ignore', 'pipe'], timeout: 10_000 },
   );
 }
@@ -74,7 +95,13 @@ export function bubblewrapProblem(binary: string): string | undefined {
 export function pidNamespacePrefix(): { prefix: string[] } | { problem: string } {
   return probeOnce('unshare', () => {
     const base = ['setpriv', '--pdeathsig', 'KILL', '--', 'unshare', '--pid', '--fork', '--kill-child', '--mount-proc'];
-    const variants = process.getuid?.() === 0 ? [[]] : [['--user', '--map-current-user'], ['--user', '--map-root-user']];
+    const variants =
+      process.getuid?.() === 0
+        ? [[]]
+        : [
+            ['--user', '--map-current-user'],
+            ['--user', '--map-root-user'],
+          ];
     let problem = 'util-linux setpriv/unshare not usable';
     for (const extra of variants) {
       const prefix = [...base, ...extra, '--'];

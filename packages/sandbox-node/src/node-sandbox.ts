@@ -112,7 +112,9 @@ export class NodeSandbox implements ISandbox {
     this.rootHandle = new RootHandle(rootInfo.given, rootInfo.real);
     const isolation = config.isolation ?? 'auto';
     if (isolation !== 'auto' && isolation !== 'off' && isolation !== 'required') {
-      throw new SandboxArgumentError(`createNodeSandbox: isolation must be "auto", "off" or "required" (got ${JSON.stringify(isolation)}).`);
+      throw new SandboxArgumentError(
+        `createNodeSandbox: isolation must be "auto", "off" or "required" (got ${JSON.stringify(isolation)}).`,
+      );
     }
     this.exec_ = {
       isolation,
@@ -190,11 +192,16 @@ export class NodeSandbox implements ISandbox {
     if (typeof content !== 'string') throw new SandboxArgumentError('writeFile: content must be a string.', { path });
     const data = Buffer.from(content, 'utf8');
     if (data.length > MAX_WRITE_BYTES) {
-      throw new SandboxArgumentError(`writeFile: content is ${data.length} bytes, over the ${MAX_WRITE_BYTES}-byte limit.`, { path });
+      throw new SandboxArgumentError(`writeFile: content is ${data.length} bytes, over the ${MAX_WRITE_BYTES}-byte limit.`, {
+        path,
+      });
     }
     return this.withRoot('writeFile', path, async (root) => {
       const target = await locate(root, path, { create: true, operation: 'writeFile' });
-      if (target === undefined) throw new SandboxNotFoundError(`writeFile: a folder on the way to "${path}" disappeared while it was being created.`, { path });
+      if (target === undefined)
+        throw new SandboxNotFoundError(`writeFile: a folder on the way to "${path}" disappeared while it was being created.`, {
+          path,
+        });
       try {
         const previous = existingRegular(target, 'writeFile');
         return await atomicWrite(target, data, previous, options?.signal, 'writeFile');
@@ -265,7 +272,14 @@ export class NodeSandbox implements ISandbox {
       const cwdReal = cwd.physical === '.' ? this.root : join(this.root, cwd.physical);
       // Held until the command ends (one descriptor per running command), so however late the
       // spawn happens, /proc/self/fd/<fd> still names this folder.
-      return await runCommand(command, cwdReal, this.rootInfo.real, withHeldCwd(options, fdPath(cwd.fd)), this.exec_, this.running);
+      return await runCommand(
+        command,
+        cwdReal,
+        this.rootInfo.real,
+        withHeldCwd(options, fdPath(cwd.fd)),
+        this.exec_,
+        this.running,
+      );
     } finally {
       closeDir(cwd.fd);
     }
@@ -302,7 +316,9 @@ export async function createNodeSandbox(config: NodeSandboxConfig): Promise<Node
     });
   }
   if (!(await stat(real)).isDirectory()) {
-    throw new SandboxNotAFileError(`createNodeSandbox: the workspace root "${config.root}" is not a folder.`, { path: config.root });
+    throw new SandboxNotAFileError(`createNodeSandbox: the workspace root "${config.root}" is not a folder.`, {
+      path: config.root,
+    });
   }
   const refused = refusedRoot(given, real);
   if (refused !== undefined) {

@@ -39,7 +39,10 @@ export async function openRegularFile(located: Located, operation: string): Prom
       throw new SandboxPathError(`${operation}: "${rel}" became a symlink after it was checked; refused.`, { path: rel });
     }
     if (c === 'ENOENT') {
-      throw new SandboxNotFoundError(`${operation}: "${rel}" disappeared while it was being opened.`, { path: rel, cause: error });
+      throw new SandboxNotFoundError(`${operation}: "${rel}" disappeared while it was being opened.`, {
+        path: rel,
+        cause: error,
+      });
     }
     throw error;
   }

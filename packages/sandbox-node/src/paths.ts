@@ -70,7 +70,12 @@ export function lexicalParts(root: Pick<Root, 'given' | 'real'>, input: string):
  * out. `dirParts` are the physical components of the folder holding the link (no symlinks in
  * them), so a relative target's `..` is that folder's real parent.
  */
-export function linkTarget(root: Pick<Root, 'given' | 'real'>, dirParts: readonly string[], target: string, input: string): string[] {
+export function linkTarget(
+  root: Pick<Root, 'given' | 'real'>,
+  dirParts: readonly string[],
+  target: string,
+  input: string,
+): string[] {
   const abs = isAbsolute(target) ? resolve(target) : resolve(root.real, ...dirParts, target);
   const inside = underRoot(root, abs);
   if (inside === undefined) {

@@ -61,9 +61,7 @@ async function timed<T>(run: () => Promise<T>): Promise<{ value: T; ms: number }
 
 describe('timeout and grace', () => {
   it('a command that ignores SIGTERM is killed after the grace', async () => {
-    const { value, ms } = await timed(() =>
-      unconfined.exec('trap "" TERM; echo $$ > pid; while :; do sleep 0.02; done'),
-    );
+    const { value, ms } = await timed(() => unconfined.exec('trap "" TERM; echo $$ > pid; while :; do sleep 0.02; done'));
     expect(value.timedOut).toBe(true);
     expect(value.signal).toBe('SIGKILL');
     expect(ms).toBeGreaterThanOrEqual(TIMEOUT + GRACE - 20);
@@ -94,9 +92,7 @@ describe('timeout and grace', () => {
   });
 
   it('a group member that ignores SIGTERM after the main command ended on it', async () => {
-    const { value, ms } = await timed(() =>
-      unconfined.exec('(trap "" TERM; exec sleep 602) & echo $! > pid; sleep 30'),
-    );
+    const { value, ms } = await timed(() => unconfined.exec('(trap "" TERM; exec sleep 602) & echo $! > pid; sleep 30'));
     expect(value.timedOut).toBe(true);
     expect(ms).toBeLessThan(TIMEOUT + GRACE + SLACK);
     expect(processAlive(pidFrom('pid'))).toBe(false);
@@ -148,7 +144,9 @@ describe('leftover background processes', () => {
 
 describe('output', () => {
   it('a flood is capped in bytes (head and tail kept) and killed at the timeout', async () => {
-    const { value, ms } = await timed(() => unconfined.exec('echo $$ > pid; echo FIRST; while :; do echo "é✓𝄞 flood line"; done'));
+    const { value, ms } = await timed(() =>
+      unconfined.exec('echo $$ > pid; echo FIRST; while :; do echo "é✓𝄞 flood line"; done'),
+    );
     expect(value.timedOut).toBe(true);
     expect(value.truncated).toBe(true);
     expect(value.stdout.startsWith('FIRST\né✓𝄞 flood line\n')).toBe(true);
@@ -170,10 +168,13 @@ describe('output', () => {
 
   it('decodes live output without breaking multi-byte characters across chunks', async () => {
     const chunks: string[] = [];
-    const result = await unconfined.exec("printf '\\xe2'; sleep 0.1; printf '\\x9c\\x93 \\xf0\\x9d'; sleep 0.1; printf '\\x84\\x9e'", {
-      onStdout: (c) => chunks.push(c),
-      timeoutMs: 5000,
-    });
+    const result = await unconfined.exec(
+      "printf '\\xe2'; sleep 0.1; printf '\\x9c\\x93 \\xf0\\x9d'; sleep 0.1; printf '\\x84\\x9e'",
+      {
+        onStdout: (c) => chunks.push(c),
+        timeoutMs: 5000,
+      },
+    );
     expect(chunks.join('')).toBe('✓ 𝄞');
     expect(chunks.some((c) => c.includes('\uFFFD'))).toBe(false);
     expect(result.stdout).toBe('✓ 𝄞');
@@ -222,7 +223,12 @@ describe('environment and isolation choice', () => {
     process.env.AIBUDDY_PC_SECRET = 'hunter2';
     try {
       expect((await unconfined.exec('echo "${AIBUDDY_PC_SECRET:-unset}"')).stdout).toBe('unset\n');
-      const allowed = await createNodeSandbox({ type: 'node', root, isolation: 'off', inheritEnv: ['PATH', 'AIBUDDY_PC_SECRET'] });
+      const allowed = await createNodeSandbox({
+        type: 'node',
+        root,
+        isolation: 'off',
+        inheritEnv: ['PATH', 'AIBUDDY_PC_SECRET'],
+      });
       expect((await allowed.exec('echo "$AIBUDDY_PC_SECRET"')).stdout).toBe('hunter2\n');
     } finally {
       delete process.env.AIBUDDY_PC_SECRET;
@@ -234,7 +240,13 @@ describe('environment and isolation choice', () => {
     expect(await auto.exec('echo hi')).toMatchObject({ stdout: 'hi\n', isolation: 'pid-namespace' });
     expect(auto.describe()).toMatchObject({ mode: 'pid-namespace', killsTree: true });
     expect(auto.describe().reason).toMatch(/bubblewrap not usable/);
-    const plain = await createNodeSandbox({ type: 'node', root, isolation: 'auto', bubblewrapPath: '/nonexistent/bwrap', pidNamespace: false });
+    const plain = await createNodeSandbox({
+      type: 'node',
+      root,
+      isolation: 'auto',
+      bubblewrapPath: '/nonexistent/bwrap',
+      pidNamespace: false,
+    });
     expect(await plain.exec('echo hi')).toMatchObject({ stdout: 'hi\n', isolation: 'none' });
     expect(plain.describe()).toMatchObject({ mode: 'none', killsTree: false });
     expect((await sandbox.exec('echo hi')).isolation).toBe('bubblewrap');
@@ -252,7 +264,10 @@ describe('environment and isolation choice', () => {
 describe('unconfined daemons', () => {
   it('a setsid daemon without isolation is found by its environment marker and ended', async () => {
     const { value, ms } = await timed(() =>
-      unconfined.exec('setsid bash -c \'echo $$ > daemon-pid; exec sleep 608\' > /dev/null 2>&1 < /dev/null & sleep 0.2; echo bye', { timeoutMs: 20_000 }),
+      unconfined.exec(
+        "setsid bash -c 'echo $$ > daemon-pid; exec sleep 608' > /dev/null 2>&1 < /dev/null & sleep 0.2; echo bye",
+        { timeoutMs: 20_000 },
+      ),
     );
     expect(value.stdout).toBe('bye\n');
     expect(ms).toBeLessThan(200 + DRAIN + GRACE + SLACK);

@@ -28,7 +28,13 @@ describe('readFile line windows', () => {
 
   it('an offset past the end returns no lines and the total', async () => {
     writeFileSync(join(root, 'short.txt'), 'a\nb\n');
-    expect(await sandbox.readFile('short.txt', { offset: 10 })).toMatchObject({ content: '', startLine: 10, endLine: 9, totalLines: 2, truncated: false });
+    expect(await sandbox.readFile('short.txt', { offset: 10 })).toMatchObject({
+      content: '',
+      startLine: 10,
+      endLine: 9,
+      totalLines: 2,
+      truncated: false,
+    });
   });
 
   it('handles empty files and files without a final newline', async () => {

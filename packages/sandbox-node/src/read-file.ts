@@ -198,7 +198,9 @@ export async function readFileWindow(
       if (lineNo >= offset && lineNo <= lastLine) finishLine();
       lineNo += 1;
     }
-    const encoding = raw.every((l) => isUtf8(l.bytes)) ? ('utf-8' as const) : guessEncoding(Buffer.concat(raw.slice(0, 2000).map((l) => l.bytes)));
+    const encoding = raw.every((l) => isUtf8(l.bytes))
+      ? ('utf-8' as const)
+      : guessEncoding(Buffer.concat(raw.slice(0, 2000).map((l) => l.bytes)));
     const longLinesCut: number[] = [];
     const lines = raw.map((l) => {
       let text = encoding === 'utf-8' ? l.bytes.toString('utf8') : decodeText(l.bytes, encoding);

@@ -6,7 +6,19 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
  * System folders that are never a workspace, nor is anything below them: the operating system
  * itself and kernel interfaces. A workspace here would hand the model the host.
  */
-export const SYSTEM_TREES: readonly string[] = ['/etc', '/boot', '/dev', '/proc', '/sys', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+export const SYSTEM_TREES: readonly string[] = [
+  '/etc',
+  '/boot',
+  '/dev',
+  '/proc',
+  '/sys',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+];
 
 /**
  * Folders refused as the workspace root themselves, while project folders below them stay allowed
@@ -70,7 +82,8 @@ export function refusedRoot(given: string, real: string): string | undefined {
   const home = process.env.HOME && process.env.HOME !== '' ? process.env.HOME : homedir();
   const homes = home ? new Set([resolve(home), realOrSelf(home)]) : new Set<string>();
   for (const candidate of candidates) {
-    if (homes.has(candidate)) return `it is the home folder itself (${candidate}), which holds keys, shell start-up files and credentials`;
+    if (homes.has(candidate))
+      return `it is the home folder itself (${candidate}), which holds keys, shell start-up files and credentials`;
     for (const folder of SYSTEM_FOLDERS) {
       if (candidate === folder || candidate === realOrSelf(folder)) {
         return folder === '/' ? 'it is the file system root "/"' : `it is the system folder ${folder}`;

@@ -78,7 +78,8 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
   let parts = start;
   let hops = 0;
   const hop = (next: string[]) => {
-    if (++hops > MAX_SYMLINK_HOPS) refuse(input, `more than ${MAX_SYMLINK_HOPS} symlinks or retries on the way (a loop, or a folder changing under us)`);
+    if (++hops > MAX_SYMLINK_HOPS)
+      refuse(input, `more than ${MAX_SYMLINK_HOPS} symlinks or retries on the way (a loop, or a folder changing under us)`);
     parts = next;
   };
   for (;;) {
@@ -86,7 +87,10 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
       if (options.final === 'entry') return { kind: 'root' };
       // A descriptor of its own for the caller, so the root's stays ours.
       // (No O_NOFOLLOW here: /proc/self/fd/<fd> is itself the magic link that must be followed.)
-      return { kind: 'dir', dir: { rel, physical: '.', fd: await openFd(fdPath(root.fd), constants.O_RDONLY | constants.O_DIRECTORY) } };
+      return {
+        kind: 'dir',
+        dir: { rel, physical: '.', fd: await openFd(fdPath(root.fd), constants.O_RDONLY | constants.O_DIRECTORY) },
+      };
     }
     let dirFd = root.fd;
     let owned = false;
@@ -110,7 +114,14 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
             restart = true;
             break;
           }
-          const located: Located = { rel, physical: joinParts([...physical, name]), parentFd: dirFd, ownsParent: owned, name, stat };
+          const located: Located = {
+            rel,
+            physical: joinParts([...physical, name]),
+            parentFd: dirFd,
+            ownsParent: owned,
+            name,
+            stat,
+          };
           owned = false; // handed over to the caller
           return { kind: 'entry', located };
         }
@@ -153,7 +164,9 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
           if (last) {
             throw new SandboxNotAFileError(`${options.operation}: "${rel}" is not a folder.`, { path: rel });
           }
-          throw new SandboxNotFoundError(`${options.operation}: "${at}" (on the way to "${rel}") is not a directory.`, { path: rel });
+          throw new SandboxNotFoundError(`${options.operation}: "${at}" (on the way to "${rel}") is not a directory.`, {
+            path: rel,
+          });
         }
         if (owned) closeDir(dirFd);
         dirFd = fd;
@@ -177,7 +190,11 @@ async function walkParts(root: Root, input: string, rel: string, start: string[]
  * on the way does not exist; throws `SandboxPathError` for anything leading out and
  * `SandboxNotAFileError` for the root itself.
  */
-export async function locate(root: Root, input: string, options: { create: boolean; operation: string }): Promise<Located | undefined> {
+export async function locate(
+  root: Root,
+  input: string,
+  options: { create: boolean; operation: string },
+): Promise<Located | undefined> {
   const { rel, parts } = lexicalParts(root, input);
   const outcome = await walkParts(root, input, rel, parts, { ...options, final: 'entry' });
   if (outcome.kind === 'root') {

@@ -21,9 +21,9 @@ afterAll(() => {
 
 /** Forks up to 1,500 sleepers (perl, so a failed fork ends the loop instead of bash retrying it). */
 const FORK_BOMB_LITE =
-  "perl -e 'my $n = 0; for (1..1500) { my $p = fork(); last unless defined $p; if ($p == 0) { sleep 30; exit 0 } $n++ } print \"forked=$n\\n\"'";
+  'perl -e \'my $n = 0; for (1..1500) { my $p = fork(); last unless defined $p; if ($p == 0) { sleep 30; exit 0 } $n++ } print "forked=$n\\n"\'';
 /** Allocates 3 GB in one string. */
-const ALLOCATE_3GB = "perl -e '$x = \"x\" x (3 * 1024 ** 3); print \"allocated\\n\"'";
+const ALLOCATE_3GB = 'perl -e \'$x = "x" x (3 * 1024 ** 3); print "allocated\\n"\'';
 
 const MODES: [string, Partial<NodeSandboxConfig>][] = [
   ['bubblewrap', { isolation: 'required' }],
@@ -82,7 +82,9 @@ function hostLimits(): string {
 
 describe('limit settings', () => {
   it('bad values are refused at creation, naming the field', async () => {
-    await expect(createNodeSandbox({ type: 'node', root, resourceLimits: { processes: -1 } })).rejects.toThrow(/resourceLimits\.processes/);
+    await expect(createNodeSandbox({ type: 'node', root, resourceLimits: { processes: -1 } })).rejects.toThrow(
+      /resourceLimits\.processes/,
+    );
     expect(effectiveLimits({ memoryBytes: false }).memoryBytes).toBe(false);
   });
 });

@@ -204,7 +204,13 @@ export function describeLimits(limits: EffectiveLimits, cgroup: boolean, prlimit
   const parts: string[] = [];
   const root = process.getuid?.() === 0;
   if (limits.processes !== false) {
-    parts.push(cgroup ? `${limits.processes} processes (cgroup)` : prlimit && !root ? `${limits.processes} processes (rlimit)` : 'processes unbounded (no cgroup; root ignores RLIMIT_NPROC)');
+    parts.push(
+      cgroup
+        ? `${limits.processes} processes (cgroup)`
+        : prlimit && !root
+          ? `${limits.processes} processes (rlimit)`
+          : 'processes unbounded (no cgroup; root ignores RLIMIT_NPROC)',
+    );
   }
   if (prlimit) {
     if (limits.memoryBytes !== false) parts.push(`${Math.round(limits.memoryBytes / 1024 ** 2)} MiB data per process`);

@@ -69,7 +69,11 @@ export function confinedRipgrep(rg: string, bwrap: string, rootReal: string): Co
     cache.set(key, probed);
   }
   if (typeof probed === 'string') return probed;
-  return { file: bwrap, prefix: [...basePrefix(probed), '--ro-bind', rootReal, rootReal, '--chdir', rootReal, probed.binary], env: probed.env };
+  return {
+    file: bwrap,
+    prefix: [...basePrefix(probed), '--ro-bind', rootReal, rootReal, '--chdir', rootReal, probed.binary],
+    env: probed.env,
+  };
 }
 
 function basePrefix(probed: Probed): string[] {
@@ -92,7 +96,12 @@ function probe(rg: string, bwrap: string): Probed | string {
   if (libs === undefined) return `could not list the shared libraries of ${binary} (is ldd installed?)`;
   const env = { PATH: '/usr/bin:/bin', LD_LIBRARY_PATH: [...new Set(libs.map((l) => dirname(l)))].join(':') };
   const probed: Probed = { binary, libs, env };
-  const run = spawnSync(bwrap, [...basePrefix(probed), binary, '--version'], { stdio: ['ignore', 'pipe', 'pipe'], env, timeout: 10_000, encoding: 'utf8' });
+  const run = spawnSync(bwrap, [...basePrefix(probed), binary, '--version'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env,
+    timeout: 10_000,
+    encoding: 'utf8',
+  });
   if (run.error) return `${bwrap} could not be started (${(run.error as NodeJS.ErrnoException).code ?? run.error.message})`;
   if (run.status !== 0 || !/ripgrep/.test(run.stdout)) {
     return `ripgrep does not run under ${bwrap}: ${(run.stderr || `exit ${String(run.status)}`).trim().slice(0, 300)}`;

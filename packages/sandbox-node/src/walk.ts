@@ -77,7 +77,11 @@ export async function walkFiles(
     const files: string[] = [];
     try {
       // One readdir per folder (a single round trip), dropped the moment the signal fires.
-      const dirents = await abortable(readdir(fdPath(frame.fd), { withFileTypes: true }), options.signal, options.operation ?? 'The search');
+      const dirents = await abortable(
+        readdir(fdPath(frame.fd), { withFileTypes: true }),
+        options.signal,
+        options.operation ?? 'The search',
+      );
       for (const d of dirents) {
         check();
         if (d.isDirectory()) frame.subdirs.push(d.name);

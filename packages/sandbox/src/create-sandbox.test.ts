@@ -29,7 +29,10 @@ describe('createSandbox', () => {
       expect(() => {
         promise = createSandbox(config);
       }).not.toThrow();
-      const error = await promise!.then(() => undefined, (e: unknown) => e);
+      const error = await promise!.then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(SandboxUnavailableError.isInstance(error)).toBe(true);
       expect((error as Error).message).toContain(`"${config.type}"`);
       expect((error as Error).message).toContain('{ type: "node"');
@@ -45,7 +48,10 @@ describe('createSandbox', () => {
     const node = await createSandbox({ type: 'node', root: '/nowhere' }, { adapters: { node: fake } });
     const daytona = await createSandbox({ type: 'daytona', snapshot: 's' }, { adapters: { daytona: fake } });
     expect([node.type, daytona.type]).toEqual(['node', 'daytona']);
-    expect(seen).toEqual([{ type: 'node', root: '/nowhere' }, { type: 'daytona', snapshot: 's' }]);
+    expect(seen).toEqual([
+      { type: 'node', root: '/nowhere' },
+      { type: 'daytona', snapshot: 's' },
+    ]);
   });
 
   it('keeps no global registry: importing the node adapter changes nothing for another call', async () => {

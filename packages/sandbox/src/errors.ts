@@ -62,22 +62,52 @@ export type SandboxErrorClass<N extends string> = {
 };
 
 /** A path resolves outside the workspace (by `..`, an absolute path, a symlink, ...). */
-export const SandboxPathError: SandboxErrorClass<'SandboxPathError'> = defineSandboxError('SandboxPathError', 'PATH_ESCAPE') as never;
+export const SandboxPathError: SandboxErrorClass<'SandboxPathError'> = defineSandboxError(
+  'SandboxPathError',
+  'PATH_ESCAPE',
+) as never;
 /** The path does not exist. */
-export const SandboxNotFoundError: SandboxErrorClass<'SandboxNotFoundError'> = defineSandboxError('SandboxNotFoundError', 'NOT_FOUND') as never;
+export const SandboxNotFoundError: SandboxErrorClass<'SandboxNotFoundError'> = defineSandboxError(
+  'SandboxNotFoundError',
+  'NOT_FOUND',
+) as never;
 /** The path is not a regular file (a directory, FIFO, device, ...). */
-export const SandboxNotAFileError: SandboxErrorClass<'SandboxNotAFileError'> = defineSandboxError('SandboxNotAFileError', 'NOT_A_FILE') as never;
+export const SandboxNotAFileError: SandboxErrorClass<'SandboxNotAFileError'> = defineSandboxError(
+  'SandboxNotAFileError',
+  'NOT_A_FILE',
+) as never;
 /** The file or content is over a size limit. */
-export const SandboxTooLargeError: SandboxErrorClass<'SandboxTooLargeError'> = defineSandboxError('SandboxTooLargeError', 'TOO_LARGE') as never;
+export const SandboxTooLargeError: SandboxErrorClass<'SandboxTooLargeError'> = defineSandboxError(
+  'SandboxTooLargeError',
+  'TOO_LARGE',
+) as never;
 /** The file is binary and cannot be read as text. */
-export const SandboxBinaryFileError: SandboxErrorClass<'SandboxBinaryFileError'> = defineSandboxError('SandboxBinaryFileError', 'BINARY') as never;
+export const SandboxBinaryFileError: SandboxErrorClass<'SandboxBinaryFileError'> = defineSandboxError(
+  'SandboxBinaryFileError',
+  'BINARY',
+) as never;
 /** An operation ran past its time bound. */
-export const SandboxTimeoutError: SandboxErrorClass<'SandboxTimeoutError'> = defineSandboxError('SandboxTimeoutError', 'TIMEOUT') as never;
+export const SandboxTimeoutError: SandboxErrorClass<'SandboxTimeoutError'> = defineSandboxError(
+  'SandboxTimeoutError',
+  'TIMEOUT',
+) as never;
 /** An operation was aborted by its signal. */
-export const SandboxAbortedError: SandboxErrorClass<'SandboxAbortedError'> = defineSandboxError('SandboxAbortedError', 'ABORTED') as never;
+export const SandboxAbortedError: SandboxErrorClass<'SandboxAbortedError'> = defineSandboxError(
+  'SandboxAbortedError',
+  'ABORTED',
+) as never;
 /** The backend is not available in this deployment. */
-export const SandboxUnavailableError: SandboxErrorClass<'SandboxUnavailableError'> = defineSandboxError('SandboxUnavailableError', 'UNAVAILABLE') as never;
+export const SandboxUnavailableError: SandboxErrorClass<'SandboxUnavailableError'> = defineSandboxError(
+  'SandboxUnavailableError',
+  'UNAVAILABLE',
+) as never;
 /** `editFile` found the old text zero times or several times. */
-export const SandboxEditError: SandboxErrorClass<'SandboxEditError'> = defineSandboxError('SandboxEditError', 'EDIT_MISMATCH') as never;
+export const SandboxEditError: SandboxErrorClass<'SandboxEditError'> = defineSandboxError(
+  'SandboxEditError',
+  'EDIT_MISMATCH',
+) as never;
 /** An argument is malformed (a negative line offset, an invalid regular expression, ...). */
-export const SandboxArgumentError: SandboxErrorClass<'SandboxArgumentError'> = defineSandboxError('SandboxArgumentError', 'INVALID_ARGUMENT') as never;
+export const SandboxArgumentError: SandboxErrorClass<'SandboxArgumentError'> = defineSandboxError(
+  'SandboxArgumentError',
+  'INVALID_ARGUMENT',
+) as never;

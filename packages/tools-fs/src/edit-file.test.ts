@@ -29,7 +29,10 @@ async function edit(path: string, input: Record<string, unknown>, id = 'e') {
 
 describe('edit_file', () => {
   it('replaces a unique exact match and returns the edited region with line numbers, size, lines and hash', async () => {
-    await put('app.ts', 'const a = 1;\nconst b = 2;\nconst c = 3;\nconst d = 4;\nconst e = 5;\nconst f = 6;\nconst g = 7;\nconst h = 8;\n');
+    await put(
+      'app.ts',
+      'const a = 1;\nconst b = 2;\nconst c = 3;\nconst d = 4;\nconst e = 5;\nconst f = 6;\nconst g = 7;\nconst h = 8;\n',
+    );
     const seen = await edit('app.ts', { old_text: 'const d = 4;', new_text: 'const d = 40;\nconst d2 = 41;' });
     const after = await readFile(join(ws.root, 'app.ts'));
     expect(after.toString()).toContain('const c = 3;\nconst d = 40;\nconst d2 = 41;\nconst e = 5;');
@@ -78,8 +81,13 @@ describe('edit_file', () => {
 
   it('matches spaces against tab indentation when unique, and re-indents the new text with tabs', async () => {
     await put('tabs.go', 'func main() {\n\tif ok {\n\t\tprintln("a")\n\t}\n}\n');
-    const seen = await edit('tabs.go', { old_text: '    if ok {\n        println("a")\n    }', new_text: '    if ok {\n        println("b")\n        println("c")\n    }' });
-    expect(seen.text).toMatch(/Tolerant match: indentation and whitespace differences ignored; new text re-indented to match the file\./);
+    const seen = await edit('tabs.go', {
+      old_text: '    if ok {\n        println("a")\n    }',
+      new_text: '    if ok {\n        println("b")\n        println("c")\n    }',
+    });
+    expect(seen.text).toMatch(
+      /Tolerant match: indentation and whitespace differences ignored; new text re-indented to match the file\./,
+    );
     expect(await disk('tabs.go')).toBe('func main() {\n\tif ok {\n\t\tprintln("b")\n\t\tprintln("c")\n\t}\n}\n');
   });
 
@@ -106,15 +114,23 @@ describe('edit_file', () => {
 
   it('ignores trailing whitespace in the file', async () => {
     await put('trail.js', 'function a() {   \n  return 1;\t\n}\n');
-    const seen = await edit('trail.js', { old_text: 'function a() {\n  return 1;\n}', new_text: 'function a() {\n  return 2;\n}' });
+    const seen = await edit('trail.js', {
+      old_text: 'function a() {\n  return 1;\n}',
+      new_text: 'function a() {\n  return 2;\n}',
+    });
     expect(seen.text).toMatch(/Tolerant match: trailing whitespace and Unicode spaces ignored\./);
     expect(await disk('trail.js')).toBe('function a() {\n  return 2;\n}\n');
   });
 
   it('combines tolerances: a CRLF file with trailing spaces and tab indentation, edited with LF, spaces and no trailing spaces', async () => {
     await put('mixed.cs', 'class A {\r\n\tvoid M() {  \r\n\t\tRun();\r\n\t}\r\n}\r\n');
-    const seen = await edit('mixed.cs', { old_text: '    void M() {\n        Run();\n    }', new_text: '    void M() {\n        Run(1);\n    }' });
-    expect(seen.text).toMatch(/^Edited mixed\.cs: 1 replacement at line 2\. Tolerant match: indentation and whitespace differences ignored; new text re-indented to match the file\./);
+    const seen = await edit('mixed.cs', {
+      old_text: '    void M() {\n        Run();\n    }',
+      new_text: '    void M() {\n        Run(1);\n    }',
+    });
+    expect(seen.text).toMatch(
+      /^Edited mixed\.cs: 1 replacement at line 2\. Tolerant match: indentation and whitespace differences ignored; new text re-indented to match the file\./,
+    );
     expect(await disk('mixed.cs')).toBe('class A {\r\n\tvoid M() {\r\n\t\tRun(1);\r\n\t}\r\n}\r\n');
   });
 
@@ -129,8 +145,13 @@ describe('edit_file', () => {
 
   it('shows the closest candidate lines when old_text is not found', async () => {
     await put('near.ts', 'import x from "x";\n\nexport function total(items) {\n  return items.reduce((a, b) => a + b, 0);\n}\n');
-    const seen = await edit('near.ts', { old_text: 'export function totals(items) {\n  return items.reduce((a, b) => a + b);', new_text: 'nope' });
-    expect(seen.text).toMatch(/^\[parameters\] edit_file: old_text was not found in near\.ts \(not even ignoring whitespace, line endings and Unicode spaces\); the edit was not applied\.\nClosest candidates in the file:\nlines 3-4 \(\d+% similar\):\n     3\texport function total\(items\) \{\n     4\t  return items\.reduce\(\(a, b\) => a \+ b, 0\);\n  first difference at line 3: old_text has "export function totals\(items\) \{", the file has "export function total\(items\) \{"/);
+    const seen = await edit('near.ts', {
+      old_text: 'export function totals(items) {\n  return items.reduce((a, b) => a + b);',
+      new_text: 'nope',
+    });
+    expect(seen.text).toMatch(
+      /^\[parameters\] edit_file: old_text was not found in near\.ts \(not even ignoring whitespace, line endings and Unicode spaces\); the edit was not applied\.\nClosest candidates in the file:\nlines 3-4 \(\d+% similar\):\n     3\texport function total\(items\) \{\n     4\t  return items\.reduce\(\(a, b\) => a \+ b, 0\);\n  first difference at line 3: old_text has "export function totals\(items\) \{", the file has "export function total\(items\) \{"/,
+    );
     expect(seen.text).toMatch(/Read the file again and copy old_text exactly from it \(without the line-number prefix\)\.$/);
     expect(await disk('near.ts')).toContain('export function total(items)');
   });
@@ -152,7 +173,9 @@ describe('edit_file', () => {
         ['e2', 'edit_file', { path: 'shared.txt', old_text: 'version = 1', new_text: 'version = 2' }],
       ),
     );
-    expect(run.seen('e1').text).toMatch(/^\[parameters\] edit_file: shared\.txt changed on disk since you last read it \(its (modification time|size) changed.*\); the edit was not applied\. Read it again with read_file and redo the edit against the current text\.$/);
+    expect(run.seen('e1').text).toMatch(
+      /^\[parameters\] edit_file: shared\.txt changed on disk since you last read it \(its (modification time|size) changed.*\); the edit was not applied\. Read it again with read_file and redo the edit against the current text\.$/,
+    );
     expect(run.seen('e2').text).toMatch(/^Edited shared\.txt: 1 replacement at line 1\./);
     expect(await disk('shared.txt')).toBe('version = 2\nname = "app"\nowner = "them"\n');
   });
@@ -162,7 +185,11 @@ describe('edit_file', () => {
     const run = await runSteps(
       filesystemToolConfig,
       ws.sandbox,
-      calls(['r', 'read_file', { path: 'twice.txt' }], ['e1', 'edit_file', { path: 'twice.txt', old_text: 'a', new_text: 'A' }], ['e2', 'edit_file', { path: 'twice.txt', old_text: 'b', new_text: 'B' }]),
+      calls(
+        ['r', 'read_file', { path: 'twice.txt' }],
+        ['e1', 'edit_file', { path: 'twice.txt', old_text: 'a', new_text: 'A' }],
+        ['e2', 'edit_file', { path: 'twice.txt', old_text: 'b', new_text: 'B' }],
+      ),
     );
     expect(run.seen('e2').text).toMatch(/^Edited twice\.txt/);
     expect(await disk('twice.txt')).toBe('A\nB\n');
@@ -173,9 +200,21 @@ describe('edit_file', () => {
     const run = await runSteps(filesystemToolConfig, ws.sandbox, [
       {
         toolCalls: [
-          { id: 'p1', toolName: 'edit_file', input: { path: 'parallel.ts', old_text: 'const a = 1;', new_text: 'const a = 10;' } },
-          { id: 'p2', toolName: 'edit_file', input: { path: './parallel.ts', old_text: 'const b = 2;', new_text: 'const b = 20;' } },
-          { id: 'p3', toolName: 'edit_file', input: { path: 'parallel.ts', old_text: 'const c = 3;', new_text: 'const c = 30;' } },
+          {
+            id: 'p1',
+            toolName: 'edit_file',
+            input: { path: 'parallel.ts', old_text: 'const a = 1;', new_text: 'const a = 10;' },
+          },
+          {
+            id: 'p2',
+            toolName: 'edit_file',
+            input: { path: './parallel.ts', old_text: 'const b = 2;', new_text: 'const b = 20;' },
+          },
+          {
+            id: 'p3',
+            toolName: 'edit_file',
+            input: { path: 'parallel.ts', old_text: 'const c = 3;', new_text: 'const c = 30;' },
+          },
         ],
       },
     ]);
@@ -211,7 +250,9 @@ describe('edit_file', () => {
         ['out', 'edit_file', { path: '../x.txt', old_text: 'x', new_text: 'y' }],
       ),
     );
-    expect(run.seen('same').text).toBe('[parameters] edit_file: old_text and new_text are the same; nothing would change. Give the changed text as new_text.');
+    expect(run.seen('same').text).toBe(
+      '[parameters] edit_file: old_text and new_text are the same; nothing would change. Give the changed text as new_text.',
+    );
     expect(run.seen('empty').text).toMatch(/^\[parameters\] edit_file: invalid input: old_text: old_text is empty/);
     expect(run.seen('missing').text).toMatch(/^\[parameters\] edit_file: .*Check the path/);
     expect(run.seen('out').text).toMatch(/^\[parameters\] edit_file: .*must stay inside it/);
@@ -222,8 +263,14 @@ describe('edit_file', () => {
     const racing = withActor(ws.sandbox, 'editFile', async (path) => {
       await appendFile(join(ws.root, path), 'interference\n');
     });
-    const run = await runSteps(filesystemToolConfig, racing, calls(['e', 'edit_file', { path: 'raced.txt', old_text: 'one', new_text: 'uno' }]));
-    expect(run.seen('e').text).toMatch(/^\[verification\] edit_file: edit of raced\.txt could not be verified: the file read back \(sha256 [0-9a-f]{16}, 21 bytes\) is not the expected result/);
+    const run = await runSteps(
+      filesystemToolConfig,
+      racing,
+      calls(['e', 'edit_file', { path: 'raced.txt', old_text: 'one', new_text: 'uno' }]),
+    );
+    expect(run.seen('e').text).toMatch(
+      /^\[verification\] edit_file: edit of raced\.txt could not be verified: the file read back \(sha256 [0-9a-f]{16}, 21 bytes\) is not the expected result/,
+    );
   });
 
   it('edits a file with over-long lines exactly, without tolerant matching', async () => {

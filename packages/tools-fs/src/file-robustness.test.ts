@@ -16,7 +16,11 @@ afterAll(async () => {
 });
 
 // "// 中文注释" and a line of code in GBK (中 D6D0, 文 CEC4, 注 D7A2, 释 CACD).
-const GBK = Buffer.concat([Buffer.from('// '), Buffer.from([0xd6, 0xd0, 0xce, 0xc4, 0xd7, 0xa2, 0xca, 0xcd]), Buffer.from('\nconst a = 1;\n')]);
+const GBK = Buffer.concat([
+  Buffer.from('// '),
+  Buffer.from([0xd6, 0xd0, 0xce, 0xc4, 0xd7, 0xa2, 0xca, 0xcd]),
+  Buffer.from('\nconst a = 1;\n'),
+]);
 const LATIN1 = Buffer.from('caf\xe9 = 1\n', 'latin1');
 
 async function one(toolName: string, input: Record<string, unknown>, config = filesystemToolConfig) {
@@ -29,7 +33,9 @@ describe('files that are not UTF-8', () => {
     await writeFile(join(ws.root, 'gbk.ts'), GBK);
     const text = await one('read_file', { path: 'gbk.ts' });
     expect(text).toContain('     1\t// 中文注释');
-    expect(text).toContain('[Not UTF-8: this file is probably GBK (Chinese); shown decoded as that (a guess). edit_file can change only its ASCII text; to edit the rest, convert it to UTF-8 first (for example: iconv -f GBK -t UTF-8).]');
+    expect(text).toContain(
+      '[Not UTF-8: this file is probably GBK (Chinese); shown decoded as that (a guess). edit_file can change only its ASCII text; to edit the rest, convert it to UTF-8 first (for example: iconv -f GBK -t UTF-8).]',
+    );
     await writeFile(join(ws.root, 'latin1.txt'), LATIN1);
     expect(await one('read_file', { path: 'latin1.txt' })).toContain('probably Latin-1 / Windows-1252');
   });
@@ -38,7 +44,11 @@ describe('files that are not UTF-8', () => {
     await writeFile(join(ws.root, 'gbk-edit.ts'), GBK);
     const text = await one('edit_file', { path: 'gbk-edit.ts', old_text: 'const a = 1;', new_text: 'const a = 2;' });
     expect(text).toMatch(/^Edited gbk-edit\.ts: 1 replacement at line 2\./);
-    expect((await readFile(join(ws.root, 'gbk-edit.ts'))).equals(Buffer.from(GBK.toString('latin1').replace('a = 1', 'a = 2'), 'latin1'))).toBe(true);
+    expect(
+      (await readFile(join(ws.root, 'gbk-edit.ts'))).equals(
+        Buffer.from(GBK.toString('latin1').replace('a = 1', 'a = 2'), 'latin1'),
+      ),
+    ).toBe(true);
   });
 
   it('edit_file refuses non-ASCII text in a GBK file at the parameters stage and leaves it untouched', async () => {
@@ -54,27 +64,41 @@ describe('flush-left old_text against indented files (issue 13)', () => {
     await writeFile(join(ws.root, 'm.py'), 'class A:\n    def f(self):\n        return 1\n');
     const text = await one('edit_file', { path: 'm.py', old_text: 'return 1', new_text: 'value = 2\nreturn value' });
     expect(text).toMatch(/Tolerant match: new text re-indented to match the file\./);
-    expect(await readFile(join(ws.root, 'm.py'), 'utf8')).toBe('class A:\n    def f(self):\n        value = 2\n        return value\n');
+    expect(await readFile(join(ws.root, 'm.py'), 'utf8')).toBe(
+      'class A:\n    def f(self):\n        value = 2\n        return value\n',
+    );
   });
 
   it('a tab-indented file with an indented new_text does not crash, and a flush-left one keeps the depth', async () => {
     await writeFile(join(ws.root, 'g.go'), 'func f() {\n\tif ok {\n\t\tdo()\n\t}\n}\n');
-    const first = await one('edit_file', { path: 'g.go', old_text: 'if ok {\ndo()\n}', new_text: '    if ok {\n        do()\n        more()\n    }' });
+    const first = await one('edit_file', {
+      path: 'g.go',
+      old_text: 'if ok {\ndo()\n}',
+      new_text: '    if ok {\n        do()\n        more()\n    }',
+    });
     // Every line flush-left over lines at depths 1, 2, 1: this crashed with `Invalid count value: Infinity`.
     expect(first).not.toMatch(/Infinity/);
     expect(first).toMatch(/^\[parameters\] edit_file: old_text matches lines 2-4 of g\.go only when indentation is ignored/);
-    const second = await one('edit_file', { path: 'g.go', old_text: 'if ok {\n    do()\n}', new_text: 'if ok {\n    do()\n    more()\n}' });
+    const second = await one('edit_file', {
+      path: 'g.go',
+      old_text: 'if ok {\n    do()\n}',
+      new_text: 'if ok {\n    do()\n    more()\n}',
+    });
     expect(second).toMatch(/^Edited g\.go/);
     expect(await readFile(join(ws.root, 'g.go'), 'utf8')).toBe('func f() {\n\tif ok {\n\t\tdo()\n\t\tmore()\n\t}\n}\n');
     await one('edit_file', { path: 'g.go', old_text: 'more()', new_text: 'more()\nlast()' });
-    expect(await readFile(join(ws.root, 'g.go'), 'utf8')).toBe('func f() {\n\tif ok {\n\t\tdo()\n\t\tmore()\n\t\tlast()\n\t}\n}\n');
+    expect(await readFile(join(ws.root, 'g.go'), 'utf8')).toBe(
+      'func f() {\n\tif ok {\n\t\tdo()\n\t\tmore()\n\t\tlast()\n\t}\n}\n',
+    );
   });
 
   it('refuses with an explanation instead of a silent de-indent', async () => {
     const before = 'def f():\n    if x:\n        go()\n';
     await writeFile(join(ws.root, 'r.py'), before);
     const text = await one('edit_file', { path: 'r.py', old_text: 'if x:\ngo()', new_text: 'if y:\ngo()\nstop()' });
-    expect(text).toMatch(/^\[parameters\] edit_file: old_text matches lines 2-3 of r\.py only when indentation is ignored, and new_text cannot be re-indented to fit: .*different depths.*The edit was not applied\./);
+    expect(text).toMatch(
+      /^\[parameters\] edit_file: old_text matches lines 2-3 of r\.py only when indentation is ignored, and new_text cannot be re-indented to fit: .*different depths.*The edit was not applied\./,
+    );
     expect(await readFile(join(ws.root, 'r.py'), 'utf8')).toBe(before);
   });
 });
@@ -94,16 +118,24 @@ describe('edit_file size limit', () => {
 
   it('the limit is injectable', async () => {
     await writeFile(join(ws.root, 'small.txt'), 'a'.repeat(2000));
-    const text = await one('edit_file', { path: 'small.txt', old_text: 'aaa', new_text: 'b', replace_all: true }, createFilesystemToolConfig({ limits: { editBytes: 1024 } }));
+    const text = await one(
+      'edit_file',
+      { path: 'small.txt', old_text: 'aaa', new_text: 'b', replace_all: true },
+      createFilesystemToolConfig({ limits: { editBytes: 1024 } }),
+    );
     expect(text).toMatch(/^\[parameters\] edit_file: small\.txt is over the 1\.0 KB limit/);
   });
 });
 
 describe('grep through the tool', () => {
-  it('prints a match inside another match\'s context once, as a match, and strips CRLF', async () => {
+  it("prints a match inside another match's context once, as a match, and strips CRLF", async () => {
     await writeFile(join(ws.root, 'ctx.txt'), 'a\r\nhit1\r\nhit2\r\nb\r\n');
     const text = await one('grep', { pattern: 'hit', path: 'ctx.txt', context: 1 });
-    expect(text).toBe(['2 matching lines in 1 file for /hit/ in ctx.txt:', 'ctx.txt-1-a', 'ctx.txt:2:hit1', 'ctx.txt:3:hit2', 'ctx.txt-4-b'].join('\n'));
+    expect(text).toBe(
+      ['2 matching lines in 1 file for /hit/ in ctx.txt:', 'ctx.txt-1-a', 'ctx.txt:2:hit1', 'ctx.txt:3:hit2', 'ctx.txt-4-b'].join(
+        '\n',
+      ),
+    );
   });
 
   it('a catastrophic regex in the JavaScript engine ends at the time bound with a note, not a hang', async () => {

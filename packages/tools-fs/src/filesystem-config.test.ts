@@ -26,7 +26,11 @@ describe('the filesystem config', () => {
   it('yields exactly its six tools, each mapped back to the group, and is consistent with the built-in metas', async () => {
     const set = await resolveToolSet({ configs: [filesystemToolConfig], services: { sandbox: ws.sandbox } });
     expect(set.tools.map((t) => t.definition.name)).toEqual(['ls', 'read_file', 'write_file', 'edit_file', 'glob', 'grep']);
-    expect(set.tools.every((t) => t.configKey === 'filesystem' && TOOL_NAME_MAP[t.definition.name as keyof typeof TOOL_NAME_MAP] === 'filesystem')).toBe(true);
+    expect(
+      set.tools.every(
+        (t) => t.configKey === 'filesystem' && TOOL_NAME_MAP[t.definition.name as keyof typeof TOOL_NAME_MAP] === 'filesystem',
+      ),
+    ).toBe(true);
     // Every tool shares the group's client projection and compaction policy.
     expect(new Set(set.tools.map((t) => t.definition.toClient)).size).toBe(1);
     expect(new Set(set.tools.map((t) => t.definition.compact)).size).toBe(1);
@@ -36,7 +40,10 @@ describe('the filesystem config', () => {
   });
 
   it('tells the model the limits and to verify after writing', async () => {
-    const set = await resolveToolSet({ configs: [createFilesystemToolConfig({ limits: { readLines: 300 } })], services: { sandbox: ws.sandbox } });
+    const set = await resolveToolSet({
+      configs: [createFilesystemToolConfig({ limits: { readLines: 300 } })],
+      services: { sandbox: ws.sandbox },
+    });
     const text = set.instructions[0]?.text ?? '';
     expect(text).toContain('at most 300 lines / 40000 characters per call');
     expect(text).toMatch(/verify behaviour \(run the tests or the build\)/);
@@ -78,7 +85,10 @@ describe('the group compaction policy', () => {
     expect(trimmed.length).toBeLessThanOrEqual(500 * 4);
     expect(trimmed.startsWith('big.ts — lines 1-2000 of 2000')).toBe(true);
     expect(trimmed).toContain('\t const value1999 = 1999;'.trim());
-    const note = /\[compacted: (\d+) lines of this read_file result omitted here \(file lines from (\d+) on\); call read_file with offset=(\d+) to see them again\.\]/.exec(trimmed);
+    const note =
+      /\[compacted: (\d+) lines of this read_file result omitted here \(file lines from (\d+) on\); call read_file with offset=(\d+) to see them again\.\]/.exec(
+        trimmed,
+      );
     expect(note).not.toBeNull();
     const keptLines = trimmed.split('\n').length - 1;
     expect(Number(note![1]) + keptLines).toBe(2001);
@@ -103,7 +113,12 @@ describe('the group compaction policy for large inputs', () => {
   };
 
   it('replaces a large write_file content by size, digest, first and last lines and a recovery note', () => {
-    const decision = compactFilesystemResult({ ...base, toolName: 'write_file', input: { path: 'big.txt', content }, inputTokens: 30_000 });
+    const decision = compactFilesystemResult({
+      ...base,
+      toolName: 'write_file',
+      input: { path: 'big.txt', content },
+      inputTokens: 30_000,
+    });
     expect(decision.strategy).toBe('keep');
     const compact = decision.input?.content as string;
     expect(compact.length).toBeLessThan(2_000);
@@ -115,11 +130,20 @@ describe('the group compaction policy for large inputs', () => {
     expect(decision.input?.path).toBe('big.txt');
   });
 
-  it('compacts an edit\'s new_text too, and leaves inputs below the threshold alone', () => {
-    const edit = compactFilesystemResult({ ...base, toolName: 'edit_file', input: { path: 'a', old_text: 'x', new_text: content }, inputTokens: 30_000 });
+  it("compacts an edit's new_text too, and leaves inputs below the threshold alone", () => {
+    const edit = compactFilesystemResult({
+      ...base,
+      toolName: 'edit_file',
+      input: { path: 'a', old_text: 'x', new_text: content },
+      inputTokens: 30_000,
+    });
     expect(edit.input?.new_text).toMatch(/^\[compacted input: new_text/);
     expect(edit.input?.old_text).toBe('x');
-    expect(compactFilesystemResult({ ...base, toolName: 'write_file', input: { path: 'a', content }, inputTokens: 2_000 }).input).toBeUndefined();
-    expect(compactFilesystemResult({ ...base, toolName: 'read_file', input: { path: 'a' }, inputTokens: 30_000 }).input).toBeUndefined();
+    expect(
+      compactFilesystemResult({ ...base, toolName: 'write_file', input: { path: 'a', content }, inputTokens: 2_000 }).input,
+    ).toBeUndefined();
+    expect(
+      compactFilesystemResult({ ...base, toolName: 'read_file', input: { path: 'a' }, inputTokens: 30_000 }).input,
+    ).toBeUndefined();
   });
 });

@@ -68,7 +68,7 @@ export function createFilesystemToolConfig(options: FilesystemToolConfigOptions 
     const view = views[toolName];
     let summary = toolName;
     try {
-      summary = view ? view(output as never).split('\n')[0] ?? toolName : toolName;
+      summary = view ? (view(output as never).split('\n')[0] ?? toolName) : toolName;
     } catch {
       // A summary is a convenience; the raw output is what matters.
     }
@@ -90,7 +90,14 @@ export function createFilesystemToolConfig(options: FilesystemToolConfigOptions 
         lock: createPathLock(sandbox.root),
         ...(options.protectedPaths ? { protectedPaths: options.protectedPaths } : {}),
       };
-      return [createLsTool(run), createReadFileTool(run), createWriteFileTool(run), createEditFileTool(run), createGlobTool(run), createGrepTool(run)];
+      return [
+        createLsTool(run),
+        createReadFileTool(run),
+        createWriteFileTool(run),
+        createEditFileTool(run),
+        createGlobTool(run),
+        createGrepTool(run),
+      ];
     },
     instructions: () =>
       [

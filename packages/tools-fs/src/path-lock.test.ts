@@ -11,7 +11,11 @@ describe('createPathLock', () => {
       log.push(`end ${name}`);
       return name;
     };
-    const results = await Promise.all([lock.run('a.txt', task('a1', 30)), lock.run('./a.txt', task('a2', 1)), lock.run('b.txt', task('b', 1))]);
+    const results = await Promise.all([
+      lock.run('a.txt', task('a1', 30)),
+      lock.run('./a.txt', task('a2', 1)),
+      lock.run('b.txt', task('b', 1)),
+    ]);
     expect(results).toEqual(['a1', 'a2', 'b']);
     expect(log.indexOf('end a1')).toBeLessThan(log.indexOf('start a2'));
     expect(log.indexOf('start b')).toBeLessThan(log.indexOf('end a1'));

@@ -14,7 +14,12 @@ export interface PathLock {
 export function lockKey(path: string, root: string): string {
   let p = path.replace(/\\/g, '/');
   if (p.startsWith(`${root}/`)) p = p.slice(root.length + 1);
-  return posix.normalize(p).replace(/^(\.\/)+/, '').replace(/\/+$/, '') || '.';
+  return (
+    posix
+      .normalize(p)
+      .replace(/^(\.\/)+/, '')
+      .replace(/\/+$/, '') || '.'
+  );
 }
 
 /** Creates a lock table for one run. */

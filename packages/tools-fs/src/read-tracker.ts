@@ -32,7 +32,8 @@ export function createReadTracker(): ReadTracker {
 
 /** Why a file counts as changed since the snapshot, or `undefined` when it does not. */
 export function staleReason(before: FileSnapshot, now: FileSnapshot): string | undefined {
-  if (before.mtimeMs !== now.mtimeMs) return `its modification time changed (${new Date(before.mtimeMs).toISOString()} → ${new Date(now.mtimeMs).toISOString()})`;
+  if (before.mtimeMs !== now.mtimeMs)
+    return `its modification time changed (${new Date(before.mtimeMs).toISOString()} → ${new Date(now.mtimeMs).toISOString()})`;
   if (before.size !== now.size) return `its size changed (${before.size} → ${now.size} bytes)`;
   if (before.sha256 !== undefined && now.sha256 !== undefined && before.sha256 !== now.sha256) return 'its content changed';
   return undefined;

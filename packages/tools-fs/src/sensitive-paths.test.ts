@@ -37,9 +37,19 @@ describe('sensitivePathImpact: the resolved path decides', () => {
   }
   it('protects an absolute path inside the root and a host path', () => {
     expect(sensitivePathImpact('/ws/.git/hooks/x', 'Writing', { root: '/ws' })).toBeDefined();
-    expect(sensitivePathImpact('data/./run.json', 'Editing', { protectedPaths: ['data'] })?.scope).toMatch(/protected path of the host \(data\)/);
+    expect(sensitivePathImpact('data/./run.json', 'Editing', { protectedPaths: ['data'] })?.scope).toMatch(
+      /protected path of the host \(data\)/,
+    );
   });
-  for (const path of ['src/a.ts', 'git/config', '.github/workflows/ci.yml', '.gitignore', '.gitmodules', 'docs/.git-notes.md', 'a/.gitx/y']) {
+  for (const path of [
+    'src/a.ts',
+    'git/config',
+    '.github/workflows/ci.yml',
+    '.gitignore',
+    '.gitmodules',
+    'docs/.git-notes.md',
+    'a/.gitx/y',
+  ]) {
     it(`leaves ${path} alone`, () => {
       expect(sensitivePathImpact(path, 'Writing')).toBeUndefined();
     });
@@ -50,7 +60,8 @@ let ws: Workspace;
 const originals = new Map<string, Buffer>();
 beforeAll(async () => {
   ws = await createWorkspace();
-  for (const dir of ['.git/hooks', '.git/info', '.git/modules/m/hooks', 'sub/.git/hooks', 'a']) await mkdir(join(ws.root, dir), { recursive: true });
+  for (const dir of ['.git/hooks', '.git/info', '.git/modules/m/hooks', 'sub/.git/hooks', 'a'])
+    await mkdir(join(ws.root, dir), { recursive: true });
   await writeFile(join(ws.root, '.git/config'), '[core]\n\trepositoryformatversion = 0\n');
   await writeFile(join(ws.root, '.git/config.worktree'), '[core]\n');
   await writeFile(join(ws.root, '.git/info/attributes'), '');
@@ -68,7 +79,8 @@ afterAll(async () => {
 function told(run: Awaited<ReturnType<typeof runSteps>>, id: string): string {
   for (const message of run.model.calls.at(-1)?.prompt ?? []) {
     if (message.role !== 'tool') continue;
-    for (const part of message.content) if (part.type === 'tool-result' && part.toolCallId === id) return JSON.stringify(part.output);
+    for (const part of message.content)
+      if (part.type === 'tool-result' && part.toolCallId === id) return JSON.stringify(part.output);
   }
   throw new Error(`no result for ${id}`);
 }
@@ -99,7 +111,12 @@ describe('write_file and edit_file with a reject-all gate: nothing is written', 
   it('refuses every spelling through write_file, after reading the file so that only the gate stands in the way', async () => {
     const before = await snapshot();
     const asked: string[] = [];
-    const steps = THROUGH_TOOLS.flatMap((path, i) => calls([`r${i}`, 'read_file', { path }], [`w${i}`, 'write_file', { path, content: '[core]\n\tfsmonitor = "touch pwned"\n' }]));
+    const steps = THROUGH_TOOLS.flatMap((path, i) =>
+      calls(
+        [`r${i}`, 'read_file', { path }],
+        [`w${i}`, 'write_file', { path, content: '[core]\n\tfsmonitor = "touch pwned"\n' }],
+      ),
+    );
     const run = await runSteps(createFilesystemToolConfig(), ws.sandbox, steps, {
       authorize: async (request) => {
         asked.push(String(request.target));
@@ -117,7 +134,12 @@ describe('write_file and edit_file with a reject-all gate: nothing is written', 
     const before = await snapshot();
     const editable = THROUGH_TOOLS.filter((p) => /config$|cfg$/.test(p) && !p.endsWith('.git'));
     expect(editable.length).toBeGreaterThanOrEqual(6);
-    const steps = editable.flatMap((path, i) => calls([`r${i}`, 'read_file', { path }], [`e${i}`, 'edit_file', { path, old_text: '[core]', new_text: '[core]\n\tfsmonitor = "touch pwned"' }]));
+    const steps = editable.flatMap((path, i) =>
+      calls(
+        [`r${i}`, 'read_file', { path }],
+        [`e${i}`, 'edit_file', { path, old_text: '[core]', new_text: '[core]\n\tfsmonitor = "touch pwned"' }],
+      ),
+    );
     let asked = 0;
     const run = await runSteps(createFilesystemToolConfig(), ws.sandbox, steps, {
       authorize: async () => {
@@ -132,12 +154,17 @@ describe('write_file and edit_file with a reject-all gate: nothing is written', 
 
   it('still writes ordinary files without asking', async () => {
     let asked = 0;
-    const run = await runSteps(createFilesystemToolConfig(), ws.sandbox, calls(['ok', 'write_file', { path: 'a/../notes/ok.txt', content: 'fine' }]), {
-      authorize: async () => {
-        asked += 1;
-        return { approved: false };
+    const run = await runSteps(
+      createFilesystemToolConfig(),
+      ws.sandbox,
+      calls(['ok', 'write_file', { path: 'a/../notes/ok.txt', content: 'fine' }]),
+      {
+        authorize: async () => {
+          asked += 1;
+          return { approved: false };
+        },
       },
-    });
+    );
     expect(asked).toBe(0);
     expect(run.seen('ok').text).toMatch(/^Created/);
     expect(await readFile(join(ws.root, 'notes/ok.txt'), 'utf8')).toBe('fine');

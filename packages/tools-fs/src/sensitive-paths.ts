@@ -18,7 +18,10 @@ const IGNORABLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g;
 
 /** True when a path segment names a `.git` folder or file, on any file system (case-insensitive, 8.3 name). */
 export function isGitSegment(segment: string): boolean {
-  const s = segment.replace(IGNORABLE, '').replace(/[. ]+$/, '').toLowerCase();
+  const s = segment
+    .replace(IGNORABLE, '')
+    .replace(/[. ]+$/, '')
+    .toLowerCase();
   return s === '.git' || s === 'git~1';
 }
 
@@ -104,7 +107,11 @@ function resolveLinks(normal: string, root: string): string | 'outside' | 'unkno
  * absolute path inside the root, and (on a local sandbox) a symlink that points into `.git` all
  * match. A path through a symlink that cannot be resolved is treated as sensitive.
  */
-export function sensitivePathImpact(path: string, verb: 'Writing' | 'Editing', context: SensitivePathContext = {}): ImpactAssessment | undefined {
+export function sensitivePathImpact(
+  path: string,
+  verb: 'Writing' | 'Editing',
+  context: SensitivePathContext = {},
+): ImpactAssessment | undefined {
   const protectedPaths = context.protectedPaths ?? [];
   const normal = normaliseWorkspacePath(path, context.root);
   if (normal === undefined) return undefined; // outside the workspace: the sandbox refuses it before any byte is written

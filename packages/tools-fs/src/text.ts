@@ -36,7 +36,8 @@ export function fullTextOf(read: ReadFileResult): FullText {
   const body = ending === '\n' ? read.content : read.content.replace(/\n/g, ending);
   const bytes = Buffer.byteLength(body, 'utf8');
   // Text decoded from another encoding is never the file's bytes, whatever its length.
-  const exactWindow = !read.truncated && read.longLinesCut.length === 0 && (read.encoding === undefined || read.encoding === 'utf-8');
+  const exactWindow =
+    !read.truncated && read.longLinesCut.length === 0 && (read.encoding === undefined || read.encoding === 'utf-8');
   if (exactWindow && bytes === read.size) return { text: read.content, exact: true, lineEnding: ending };
   if (exactWindow && bytes + ending.length === read.size) return { text: `${read.content}\n`, exact: true, lineEnding: ending };
   return { text: read.content, exact: false, lineEnding: ending };

@@ -36,7 +36,10 @@ describe('adaptIndentation', () => {
     expect(adapt(['  a', '    b'], ['\ta', '\t\t\tb'], 'x')).toBeUndefined();
     expect(adapt(['  a', ' b'], ['    a', '  b'], 'x')).toBeUndefined();
     const why = adaptIndentation(['  a', ' b'], ['    a', '  b'], 'x');
-    expect(why).toEqual({ ok: false, reason: expect.stringMatching(/one consistent rule \(line 2 of old_text has " ", the file has "  "\)/) });
+    expect(why).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/one consistent rule \(line 2 of old_text has " ", the file has "  "\)/),
+    });
   });
 
   it('shifts by a constant depth', () => {
@@ -61,15 +64,22 @@ describe('adaptIndentation', () => {
   it('refuses, never de-indents, when a new line would land left of the block', () => {
     const result = adaptIndentation(['    return 1'], ['\treturn 1'], '  return 2');
     expect(result.ok).toBe(false);
-    expect(adaptIndentation(['        x()'], ['    x()'], 'y()')).toMatchObject({ ok: false, reason: expect.stringMatching(/new_text/) });
+    expect(adaptIndentation(['        x()'], ['    x()'], 'y()')).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/new_text/),
+    });
   });
 
   it('an entirely flush-left old_text over lines of different depths: per line when the new text has the same shape, else a reason', () => {
-    expect(adapt(['if x:', 'return 1'], ['    if x:', '        return 1'], 'if y:\nreturn 2')).toBe('    if y:\n        return 2');
-    expect(adaptIndentation(['if x:', 'return 1'], ['    if x:', '        return 1'], 'if y:\nreturn 2\nreturn 3')).toMatchObject({
-      ok: false,
-      reason: expect.stringMatching(/flush-left.*different depths/),
-    });
+    expect(adapt(['if x:', 'return 1'], ['    if x:', '        return 1'], 'if y:\nreturn 2')).toBe(
+      '    if y:\n        return 2',
+    );
+    expect(adaptIndentation(['if x:', 'return 1'], ['    if x:', '        return 1'], 'if y:\nreturn 2\nreturn 3')).toMatchObject(
+      {
+        ok: false,
+        reason: expect.stringMatching(/flush-left.*different depths/),
+      },
+    );
   });
 });
 
@@ -91,7 +101,9 @@ describe('peer edit cases', () => {
   };
 
   it('opencode-style line-trimmed: trailing spaces in the file, none in old_text', () => {
-    expect(apply('function a() {   \n  return 1;  \n}\n', 'function a() {\n  return 1;\n}', 'function a() {\n  return 2;\n}')).toBe('function a() {\n  return 2;\n}\n');
+    expect(
+      apply('function a() {   \n  return 1;  \n}\n', 'function a() {\n  return 1;\n}', 'function a() {\n  return 2;\n}'),
+    ).toBe('function a() {\n  return 2;\n}\n');
   });
 
   it('opencode-style indentation-flexible: a whole block given with less indentation (spaces)', () => {
@@ -103,12 +115,16 @@ describe('peer edit cases', () => {
 
   it('Aider-style: SEARCH/REPLACE with the leading whitespace of every line removed, in a Python method', () => {
     const file = 'class A:\n    def f(self):\n        return 1\n';
-    expect(apply(file, 'return 1', 'value = 2\nreturn value')).toBe('class A:\n    def f(self):\n        value = 2\n        return value\n');
+    expect(apply(file, 'return 1', 'value = 2\nreturn value')).toBe(
+      'class A:\n    def f(self):\n        value = 2\n        return value\n',
+    );
   });
 
   it('Aider-style: spaces in the edit, tabs in the file (Go), deeper nesting kept', () => {
     const file = 'func f() {\n\tif ok {\n\t\tdo()\n\t}\n}\n';
-    expect(apply(file, '    if ok {\n        do()\n    }', '    if ok {\n        do()\n        more()\n    }')).toBe('func f() {\n\tif ok {\n\t\tdo()\n\t\tmore()\n\t}\n}\n');
+    expect(apply(file, '    if ok {\n        do()\n    }', '    if ok {\n        do()\n        more()\n    }')).toBe(
+      'func f() {\n\tif ok {\n\t\tdo()\n\t\tmore()\n\t}\n}\n',
+    );
   });
 
   it('tabs in the edit, spaces in the file', () => {

@@ -171,7 +171,8 @@ export function adaptIndentation(oldLines: string[], fileLines: string[], newTex
   const fileChar = indentChar(fileLeads);
   const oldOwn = indentChar(oldLeads);
   const newOwn = indentChar(newLeads);
-  if (fileChar === 'mixed') return { ok: false, reason: 'the matched lines of the file mix tabs and spaces in their indentation' };
+  if (fileChar === 'mixed')
+    return { ok: false, reason: 'the matched lines of the file mix tabs and spaces in their indentation' };
   if (oldOwn === 'mixed' || newOwn === 'mixed') {
     return { ok: false, reason: `${oldOwn === 'mixed' ? 'old_text' : 'new_text'} mixes tabs and spaces in its indentation` };
   }
@@ -186,7 +187,10 @@ export function adaptIndentation(oldLines: string[], fileLines: string[], newTex
   const fileDepths = new Set(pairs.map((p) => p.file.length));
   if (oldDepths.size === 1 && oldDepths.has(0) && fileDepths.size > 1) {
     if (newOwn === '' && newLines.length === oldLines.length) {
-      return { ok: true, text: newLines.map((line, i) => (line.trim() === '' ? line : `${leading(fileLines[i] ?? '')}${line}`)).join('\n') };
+      return {
+        ok: true,
+        text: newLines.map((line, i) => (line.trim() === '' ? line : `${leading(fileLines[i] ?? '')}${line}`)).join('\n'),
+      };
     }
     return {
       ok: false,
@@ -269,7 +273,10 @@ function indentAfterLead(text: string, start: number, oldText: string, newText: 
   const lineStart = text.lastIndexOf('\n', start - 1) + 1;
   const lead = text.slice(lineStart, start);
   if (lead === '' || !/^[ \t]+$/.test(lead)) return undefined;
-  const later = newText.split('\n').slice(1).filter((l) => l.trim() !== '');
+  const later = newText
+    .split('\n')
+    .slice(1)
+    .filter((l) => l.trim() !== '');
   if (later.every((l) => l.startsWith(lead))) return undefined; // already written with the file's indentation
   const adapted = adaptIndentation([oldText], [lead + oldText], newText);
   if (!adapted.ok) return adapted;
@@ -302,7 +309,12 @@ export function matchEdit(text: string, oldText: string, newText: string, replac
 
   const spaced = SPECIAL.test(text) || SPECIAL.test(oldText) ? occurrences(mapSpaces(text), mapSpaces(oldText)) : [];
   if (spaced.length === 1) {
-    return { kind: 'matched', ranges: [{ start: spaced[0]!, end: spaced[0]! + oldText.length }], tolerated: ['Unicode spaces (for example non-breaking spaces) treated as plain spaces'], newText };
+    return {
+      kind: 'matched',
+      ranges: [{ start: spaced[0]!, end: spaced[0]! + oldText.length }],
+      tolerated: ['Unicode spaces (for example non-breaking spaces) treated as plain spaces'],
+      newText,
+    };
   }
   if (spaced.length > 1) return { kind: 'ambiguous', lines: spaced.map((at) => lineOf(text, at)), tolerant: true };
 

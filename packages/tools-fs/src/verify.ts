@@ -4,7 +4,12 @@ import { toFsToolError } from './errors.js';
 import { WHOLE_FILE_LINES } from './fs-context.js';
 
 /** Reads a whole file back after a change; a failure to read it is a `verification` error. */
-export async function rereadWhole(sandbox: ISandbox, path: string, toolName: string, signal: AbortSignal): Promise<ReadFileResult> {
+export async function rereadWhole(
+  sandbox: ISandbox,
+  path: string,
+  toolName: string,
+  signal: AbortSignal,
+): Promise<ReadFileResult> {
   try {
     return await sandbox.readFile(path, { limit: WHOLE_FILE_LINES, signal });
   } catch (error) {

@@ -31,7 +31,10 @@ describe('the classifier table: read-only commands run without confirmation', ()
   for (const command of HARMLESS) {
     it(`runs ${JSON.stringify(command)}`, () => {
       const classification = classifyCommand(command);
-      expect(classification.findings.map((f) => f.reason), command).toEqual([]);
+      expect(
+        classification.findings.map((f) => f.reason),
+        command,
+      ).toEqual([]);
       expect(classification.harmless).toBe(true);
       expect(assessCommandImpact(command)).toBeUndefined();
     });

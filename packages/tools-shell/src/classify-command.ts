@@ -58,9 +58,11 @@ const MAX_WRAPPER_DEPTH = 32;
 const SYSTEM_DIRS = new Set(['/bin', '/usr/bin', '/usr/local/bin', '/sbin', '/usr/sbin']);
 
 /** Environment variables a command prefix may set without changing what programs run. */
-const SAFE_ENV = /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|TERM|COLUMNS|LINES|CI|TIME_STYLE|GREP_COLOR|GREP_COLORS|LS_COLORS)$/;
+const SAFE_ENV =
+  /^(LANG|LANGUAGE|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CLICOLOR|CLICOLOR_FORCE|TERM|COLUMNS|LINES|CI|TIME_STYLE|GREP_COLOR|GREP_COLORS|LS_COLORS)$/;
 /** Shell variables that change what later commands run or read, even when only set in this shell. */
-const DANGEROUS_SHELL_VARS = /^(PATH|IFS|ENV|BASH_ENV|CDPATH|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|HOME|LD_.*|DYLD_.*|GIT_.*|.*PAGER|EDITOR|VISUAL|NODE_OPTIONS|NODE_PATH|PYTHON.*|PERL5.*|PERLLIB|RUBY.*|RIPGREP_CONFIG_PATH|GREP_OPTIONS|LESS.*|BASH_.*|TMOUT|HISTFILE|MAIL.*|BROWSER|npm_config_.*|NPM_CONFIG_.*)$/;
+const DANGEROUS_SHELL_VARS =
+  /^(PATH|IFS|ENV|BASH_ENV|CDPATH|PS4|PROMPT_COMMAND|SHELLOPTS|BASHOPTS|GLOBIGNORE|HOME|LD_.*|DYLD_.*|GIT_.*|.*PAGER|EDITOR|VISUAL|NODE_OPTIONS|NODE_PATH|PYTHON.*|PERL5.*|PERLLIB|RUBY.*|RIPGREP_CONFIG_PATH|GREP_OPTIONS|LESS.*|BASH_.*|TMOUT|HISTFILE|MAIL.*|BROWSER|npm_config_.*|NPM_CONFIG_.*)$/;
 
 const ELEVATING = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0', 'sg', 'newgrp', 'chroot']);
 const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'tcsh', 'csh', 'yash', 'rbash']);
@@ -123,7 +125,13 @@ type ArgvVerdict = { ok: true; allowedBy?: string } | { ok: false; reason: strin
 const literal = (text: string): ShellWord => ({ text, kind: 'literal', quoted: false });
 // Literal words that need quoting are shown quoted; run-time words are shown as written.
 const textOf = (words: readonly ShellWord[]) =>
-  words.map((w) => (w.kind === 'literal' && (/[\s'"$`\\|&;<>()*?[\]~#!]/.test(w.text) || w.text === '') ? `'${w.text.replace(/'/g, `'\\''`)}'` : w.text)).join(' ');
+  words
+    .map((w) =>
+      w.kind === 'literal' && (/[\s'"$`\\|&;<>()*?[\]~#!]/.test(w.text) || w.text === '')
+        ? `'${w.text.replace(/'/g, `'\\''`)}'`
+        : w.text,
+    )
+    .join(' ');
 
 function commandText(command: ShellCommand): string {
   const parts = [...command.assignments.map((w) => w.text), textOf(command.argv)];
@@ -175,9 +183,16 @@ function peelOptions(
   return { rest: args.slice(i) };
 }
 
-function analyseArgv(argv: readonly ShellWord[], extraDynamic: boolean, command: ShellCommand, ctx: Context, depth: number): ArgvVerdict {
+function analyseArgv(
+  argv: readonly ShellWord[],
+  extraDynamic: boolean,
+  command: ShellCommand,
+  ctx: Context,
+  depth: number,
+): ArgvVerdict {
   if (argv.length === 0) return { ok: true };
-  if (depth > MAX_WRAPPER_DEPTH) return fail(`cannot be analysed: wrappers nested more than ${MAX_WRAPPER_DEPTH} deep`, 'unanalysable');
+  if (depth > MAX_WRAPPER_DEPTH)
+    return fail(`cannot be analysed: wrappers nested more than ${MAX_WRAPPER_DEPTH} deep`, 'unanalysable');
   const first = argv[0]!;
   if (first.kind !== 'literal') return fail(`the program name ${first.text} is only known when the command runs`, 'dynamic');
   let program = first.text;
@@ -191,9 +206,14 @@ function analyseArgv(argv: readonly ShellWord[], extraDynamic: boolean, command:
   const rule = matchAllow(program, argv, ctx.allow);
   if (rule && !ELEVATING.has(program)) return { ok: true, allowedBy: rule.rule };
 
-  if (ELEVATING.has(program)) return fail(`${program} runs a command with elevated rights (as root or another user); that always needs confirmation`, 'elevated');
+  if (ELEVATING.has(program))
+    return fail(
+      `${program} runs a command with elevated rights (as root or another user); that always needs confirmation`,
+      'elevated',
+    );
   const stringRunner = SHELL_WORDS_RUNNING_STRINGS[program];
-  if (stringRunner) return fail(stringRunner, program === 'eval' || program === 'source' || program === '.' ? 'inline-code' : 'unknown-program');
+  if (stringRunner)
+    return fail(stringRunner, program === 'eval' || program === 'source' || program === '.' ? 'inline-code' : 'unknown-program');
 
   const nested = (inner: readonly ShellWord[], dyn: boolean): ArgvVerdict => analyseArgv(inner, dyn, command, ctx, depth + 1);
   const nestedScript = (script: string, label: string): ArgvVerdict => {
@@ -208,16 +228,26 @@ function analyseArgv(argv: readonly ShellWord[], extraDynamic: boolean, command:
 
   switch (program) {
     case 'env': {
-      const peeled = peelOptions(args, 'env', /^(-i|--ignore-environment|-0|--null|-)$/, /^(-u|--unset|-C|--chdir)(=.*)?$|^-[uC]\S+$/);
+      const peeled = peelOptions(
+        args,
+        'env',
+        /^(-i|--ignore-environment|-0|--null|-)$/,
+        /^(-u|--unset|-C|--chdir)(=.*)?$|^-[uC]\S+$/,
+      );
       if ('reason' in peeled) return fail(peeled.reason, 'option');
-      if (args.some((w) => /^(-S|--split-string)/.test(w.text))) return fail('env -S splits a string into a command that is not checked', 'inline-code');
+      if (args.some((w) => /^(-S|--split-string)/.test(w.text)))
+        return fail('env -S splits a string into a command that is not checked', 'inline-code');
       let rest = peeled.rest;
       while (rest[0] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(rest[0].text)) {
         const name = rest[0].text.slice(0, rest[0].text.indexOf('='));
         if (!SAFE_ENV.test(name)) return fail(`env sets ${name}, which can change what the program runs or reads`, 'environment');
         rest = rest.slice(1);
       }
-      return rest.length === 0 ? (extraDynamic ? fail('env gets a program only known when it runs', 'dynamic') : { ok: true }) : nested(rest, extraDynamic);
+      return rest.length === 0
+        ? extraDynamic
+          ? fail('env gets a program only known when it runs', 'dynamic')
+          : { ok: true }
+        : nested(rest, extraDynamic);
     }
     case 'nice': {
       const peeled = peelOptions(args, 'nice', /^-\d+$/, /^(-n|--adjustment)(=.*)?$|^-n\S+$/);
@@ -230,7 +260,12 @@ function analyseArgv(argv: readonly ShellWord[], extraDynamic: boolean, command:
       return peeled.rest.length === 0 ? { ok: true } : nested(peeled.rest, extraDynamic);
     }
     case 'timeout': {
-      const peeled = peelOptions(args, 'timeout', /^(--preserve-status|--foreground|-v|--verbose)$/, /^(-s|--signal|-k|--kill-after)(=.*)?$|^-[sk]\S+$/);
+      const peeled = peelOptions(
+        args,
+        'timeout',
+        /^(--preserve-status|--foreground|-v|--verbose)$/,
+        /^(-s|--signal|-k|--kill-after)(=.*)?$|^-[sk]\S+$/,
+      );
       if ('reason' in peeled) return fail(peeled.reason, 'option');
       return peeled.rest.length <= 1 ? { ok: true } : nested(peeled.rest.slice(1), extraDynamic);
     }
@@ -316,23 +351,43 @@ function analyseArgv(argv: readonly ShellWord[], extraDynamic: boolean, command:
     case 'pushd':
     case 'popd': {
       const target = args.find((w) => !(w.kind === 'literal' && /^-[LPe@]+$/.test(w.text)));
-      if (program === 'popd' || !target || target.kind !== 'literal' || normaliseWorkspacePath(target.text, ctx.workspaceRoot) === undefined || target.text.startsWith('~') || target.text === '-') {
+      if (
+        program === 'popd' ||
+        !target ||
+        target.kind !== 'literal' ||
+        normaliseWorkspacePath(target.text, ctx.workspaceRoot) === undefined ||
+        target.text.startsWith('~') ||
+        target.text === '-'
+      ) {
         ctx.cwdEscaped = true;
       } else {
         const normal = normaliseWorkspacePath(target.text, ctx.workspaceRoot)!;
         const real = ctx.resolveLinks?.(normal) ?? normal;
-        if (protectedReason(normal, ctx.protectedPaths) || real === 'outside' || real === 'unknown' || protectedReason(real, ctx.protectedPaths)) ctx.cwdEscaped = true;
+        if (
+          protectedReason(normal, ctx.protectedPaths) ||
+          real === 'outside' ||
+          real === 'unknown' ||
+          protectedReason(real, ctx.protectedPaths)
+        )
+          ctx.cwdEscaped = true;
       }
       return { ok: true };
     }
     case 'set': {
-      if (args.every((w) => w.kind === 'literal' && /^[-+][euxvfnCBHT]*o?$|^(pipefail|errexit|nounset|xtrace|noclobber|noglob)$/.test(w.text))) return { ok: true };
+      if (
+        args.every(
+          (w) =>
+            w.kind === 'literal' && /^[-+][euxvfnCBHT]*o?$|^(pipefail|errexit|nounset|xtrace|noclobber|noglob)$/.test(w.text),
+        )
+      )
+        return { ok: true };
       return fail('set with these arguments changes positional parameters or shell options that are not checked', 'option');
     }
     case 'export': {
       for (const word of args) {
         const name = word.text.split('=')[0]!;
-        if (word.kind === 'dynamic' || !SAFE_ENV.test(name)) return fail(`export ${name} changes the environment of later commands`, 'environment');
+        if (word.kind === 'dynamic' || !SAFE_ENV.test(name))
+          return fail(`export ${name} changes the environment of later commands`, 'environment');
       }
       return { ok: true };
     }
@@ -345,17 +400,26 @@ function analyseArgv(argv: readonly ShellWord[], extraDynamic: boolean, command:
     const c = args.findIndex((w) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.text) && !w.text.startsWith('--'));
     if (c !== -1) {
       const script = args[c + 1];
-      if (!script || script.kind !== 'literal') return fail(`${program} -c runs code only known when the command runs`, 'inline-code');
+      if (!script || script.kind !== 'literal')
+        return fail(`${program} -c runs code only known when the command runs`, 'inline-code');
       // The inner findings stay: they describe what the script does (`rm -rf dist`).
       const before = ctx.findings.length;
       analyseScript(script.text, ctx, depth + 1);
-      const detail = ctx.findings.length > before ? 'see the findings for its commands' : 'its commands look harmless, but inline shell code is always confirmed';
+      const detail =
+        ctx.findings.length > before
+          ? 'see the findings for its commands'
+          : 'its commands look harmless, but inline shell code is always confirmed';
       return fail(`${program} -c runs the inline script ${JSON.stringify(script.text)} (${detail})`, 'inline-code');
     }
     const operand = args.find((w) => !w.text.startsWith('-') && !w.text.startsWith('+'));
     if (operand) return fail(`${program} runs the script ${operand.text}, whose code is not checked`, 'unknown-program');
-    if (command.pipelineIndex > 0) return fail(`a pipe into ${program}: it runs whatever the previous command prints as shell code`, 'inline-code');
-    if (command.redirections.some((r) => r.op.startsWith('<'))) return fail(`${program} reads shell code from its input (${command.redirections.find((r) => r.op.startsWith('<'))!.op} …)`, 'inline-code');
+    if (command.pipelineIndex > 0)
+      return fail(`a pipe into ${program}: it runs whatever the previous command prints as shell code`, 'inline-code');
+    if (command.redirections.some((r) => r.op.startsWith('<')))
+      return fail(
+        `${program} reads shell code from its input (${command.redirections.find((r) => r.op.startsWith('<'))!.op} …)`,
+        'inline-code',
+      );
     return fail(`${program} starts a shell that runs whatever it reads`, 'inline-code');
   }
 
@@ -364,17 +428,27 @@ function analyseArgv(argv: readonly ShellWord[], extraDynamic: boolean, command:
     const inlineFlags = INLINE_FLAGS[program] ?? INLINE_FLAGS.python!;
     // `-c`, a cluster holding it (`-Bc`), or the code glued on (`-cprint(1)`), or `--eval=…`.
     const inline = args.find((w) =>
-      inlineFlags.some((f) => w.text === f || w.text.startsWith(`${f}=`) || (f.length === 2 && w.text.startsWith('-') && !w.text.startsWith('--') && w.text.slice(1).includes(f[1]!))),
+      inlineFlags.some(
+        (f) =>
+          w.text === f ||
+          w.text.startsWith(`${f}=`) ||
+          (f.length === 2 && w.text.startsWith('-') && !w.text.startsWith('--') && w.text.slice(1).includes(f[1]!)),
+      ),
     );
     if (inline) {
       const code = args[args.indexOf(inline) + 1];
-      return fail(`${program} ${inline.text} runs inline code${code ? ` (${JSON.stringify(code.text.length > 120 ? `${code.text.slice(0, 120)}…` : code.text)})` : ''} that cannot be checked`, 'inline-code');
+      return fail(
+        `${program} ${inline.text} runs inline code${code ? ` (${JSON.stringify(code.text.length > 120 ? `${code.text.slice(0, 120)}…` : code.text)})` : ''} that cannot be checked`,
+        'inline-code',
+      );
     }
     const module = args.findIndex((w) => w.text === '-m');
-    if (module !== -1) return fail(`${program} -m ${args[module + 1]?.text ?? ''} runs a module whose code is not checked`, 'unknown-program');
+    if (module !== -1)
+      return fail(`${program} -m ${args[module + 1]?.text ?? ''} runs a module whose code is not checked`, 'unknown-program');
     const operand = args.find((w) => !w.text.startsWith('-'));
     if (operand) return fail(`${program} runs the script ${operand.text}, whose code is not checked`, 'unknown-program');
-    if (command.pipelineIndex > 0) return fail(`a pipe into ${program}: it runs whatever the previous command prints as code`, 'inline-code');
+    if (command.pipelineIndex > 0)
+      return fail(`a pipe into ${program}: it runs whatever the previous command prints as code`, 'inline-code');
     return fail(`${program} runs code from its input, which is not checked`, 'inline-code');
   }
 
@@ -382,7 +456,10 @@ function analyseArgv(argv: readonly ShellWord[], extraDynamic: boolean, command:
 
   const checker = HARMLESS_PROGRAMS[program];
   if (!checker) {
-    return fail(`${program} is not one of the known read-only programs${ctx.allow?.length ? ' and no allow rule covers it' : ''}`, 'unknown-program');
+    return fail(
+      `${program} is not one of the known read-only programs${ctx.allow?.length ? ' and no allow rule covers it' : ''}`,
+      'unknown-program',
+    );
   }
   const verdict: Verdict = checker({
     program,
@@ -393,7 +470,10 @@ function analyseArgv(argv: readonly ShellWord[], extraDynamic: boolean, command:
       const v = nested(inner, dyn);
       return v.ok ? { ok: true } : { ok: false, reason: v.reason };
     },
-    writeTarget: (word) => (ctx.cwdEscaped && !/^\/dev\//.test(word.text) ? `writes to ${word.text} after a cd that left the ordinary workspace paths` : writeTargetProblem(word, ctx)),
+    writeTarget: (word) =>
+      ctx.cwdEscaped && !/^\/dev\//.test(word.text)
+        ? `writes to ${word.text} after a cd that left the ordinary workspace paths`
+        : writeTargetProblem(word, ctx),
   });
   return verdict.ok ? { ok: true } : fail(verdict.reason, /writes|write/.test(verdict.reason) ? 'write' : 'option');
 }
@@ -406,14 +486,22 @@ function checkAssignments(command: ShellCommand, ctx: Context): void {
     if (bare ? DANGEROUS_SHELL_VARS.test(name) : !SAFE_ENV.test(name)) {
       ctx.findings.push({
         command: commandText(command),
-        reason: bare ? `sets ${name}, which changes what later commands run or read` : `runs ${command.argv[0]?.text ?? 'the command'} with ${name} set, which can change what it runs or reads`,
+        reason: bare
+          ? `sets ${name}, which changes what later commands run or read`
+          : `runs ${command.argv[0]?.text ?? 'the command'} with ${name} set, which can change what it runs or reads`,
         kind: 'environment',
         words: command.words,
         simple: command,
       });
     } else if (word.text.includes('[') || (word.kind === 'literal' && /\$\(|`/.test(value))) {
       // Text like 'a[$(cmd)]' runs when a later arithmetic expansion reads the variable.
-      ctx.findings.push({ command: commandText(command), reason: `sets ${name} to text that can run commands when the variable is later evaluated`, kind: 'dynamic', words: command.words, simple: command });
+      ctx.findings.push({
+        command: commandText(command),
+        reason: `sets ${name} to text that can run commands when the variable is later evaluated`,
+        kind: 'dynamic',
+        words: command.words,
+        simple: command,
+      });
     }
   }
 }
@@ -422,13 +510,29 @@ function checkRedirections(command: ShellCommand, ctx: Context): void {
   for (const r of command.redirections) {
     // bash opens network connections for /dev/tcp and /dev/udp, reading or writing.
     if (/^\/dev\/(tcp|udp)\//.test(r.target.text)) {
-      ctx.findings.push({ command: commandText(command), reason: `the redirection ${r.op} ${r.target.text} opens a network connection`, kind: 'write', words: command.words, simple: command });
+      ctx.findings.push({
+        command: commandText(command),
+        reason: `the redirection ${r.op} ${r.target.text} opens a network connection`,
+        kind: 'write',
+        words: command.words,
+        simple: command,
+      });
       continue;
     }
     const writes = r.op.includes('>') && !(r.op === '>&' && /^(\d+-?|-)$/.test(r.target.text));
     if (!writes) continue;
-    const problem = ctx.cwdEscaped && !/^\/dev\//.test(r.target.text) ? `writes to ${r.target.text} after a cd that left the ordinary workspace paths` : writeTargetProblem(r.target, ctx);
-    if (problem) ctx.findings.push({ command: commandText(command), reason: `the redirection ${r.fd ?? ''}${r.op} ${problem}`, kind: 'write', words: command.words, simple: command });
+    const problem =
+      ctx.cwdEscaped && !/^\/dev\//.test(r.target.text)
+        ? `writes to ${r.target.text} after a cd that left the ordinary workspace paths`
+        : writeTargetProblem(r.target, ctx);
+    if (problem)
+      ctx.findings.push({
+        command: commandText(command),
+        reason: `the redirection ${r.fd ?? ''}${r.op} ${problem}`,
+        kind: 'write',
+        words: command.words,
+        simple: command,
+      });
   }
 }
 
@@ -451,7 +555,14 @@ function analyseScript(text: string, ctx: Context, depth: number): void {
     if (command.keyword === 'for') continue;
     const verdict = analyseArgv(command.argv, false, command, ctx, depth);
     if (verdict.ok && verdict.allowedBy) ctx.allowedBy.add(verdict.allowedBy);
-    if (!verdict.ok) ctx.findings.push({ command: commandText(command), reason: verdict.reason, kind: verdict.kind, words: command.words, simple: command });
+    if (!verdict.ok)
+      ctx.findings.push({
+        command: commandText(command),
+        reason: verdict.reason,
+        kind: verdict.kind,
+        words: command.words,
+        simple: command,
+      });
     // Redirections after the program ran its `cd`: `cd x && … > f` is checked with the cd applied.
     checkRedirections(command, ctx);
   }

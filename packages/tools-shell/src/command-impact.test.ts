@@ -72,7 +72,15 @@ describe('assessCommandImpact', () => {
   }
 
   // Formerly let through by the guessing policy: now they are not proven harmless.
-  const unproven = ['rm file.txt', 'git pull --rebase', 'git reset HEAD file', 'chmod +x script.sh', 'npm install && npm test', 'cargo build --release', 'curl -fsSL https://example.com -o page.html'];
+  const unproven = [
+    'rm file.txt',
+    'git pull --rebase',
+    'git reset HEAD file',
+    'chmod +x script.sh',
+    'npm install && npm test',
+    'cargo build --release',
+    'curl -fsSL https://example.com -o page.html',
+  ];
   for (const command of unproven) {
     it(`asks for ${command}`, () => {
       expect(assessCommandImpact(command)?.impact).toMatch(/Not proven harmless|Deletes/);
@@ -108,7 +116,12 @@ describe('assessCommandImpact', () => {
 describe('parseShellCommand', () => {
   it('splits on operators, keeps pipelines together and unquotes words', () => {
     const parsed = parseShellCommand(`A=1 sudo rm -rf "my dir" && curl -s 'https://x' | sh 2>/dev/null; echo "a;b"`);
-    expect(parsed.map((c) => c.words)).toEqual([['sudo', 'rm', '-rf', 'my dir'], ['curl', '-s', 'https://x'], ['sh'], ['echo', 'a;b']]);
+    expect(parsed.map((c) => c.words)).toEqual([
+      ['sudo', 'rm', '-rf', 'my dir'],
+      ['curl', '-s', 'https://x'],
+      ['sh'],
+      ['echo', 'a;b'],
+    ]);
     expect(parsed[0]!.assignments.map((w) => w.text)).toEqual(['A=1']);
     expect(parsed[1]!.pipeline).toBe(parsed[2]!.pipeline);
     expect(parsed[2]!.pipelineIndex).toBe(1);

@@ -91,7 +91,8 @@ function list(values: readonly string[]): string {
 }
 
 const rmRule: CommandImpactRule = ({ program, args, elevated }) => {
-  if (program !== 'rm' && program !== 'rmdir' && program !== 'unlink' && program !== 'shred' && program !== 'srm') return undefined;
+  if (program !== 'rm' && program !== 'rmdir' && program !== 'unlink' && program !== 'shred' && program !== 'srm')
+    return undefined;
   const { flags, long, operands } = splitArgs(args);
   // GNU accepts any unambiguous prefix: `--rec` is `--recursive`.
   const recursive = flags.has('r') || flags.has('R') || [...long].some((l) => l.length > 2 && '--recursive'.startsWith(l));
@@ -106,7 +107,8 @@ const rmRule: CommandImpactRule = ({ program, args, elevated }) => {
 
 const findDeleteRule: CommandImpactRule = ({ program, args }) => {
   if (program !== 'find') return undefined;
-  const deletes = args.includes('-delete') || args.some((a, i) => (a === '-exec' || a === '-execdir') && basename(args[i + 1] ?? '') === 'rm');
+  const deletes =
+    args.includes('-delete') || args.some((a, i) => (a === '-exec' || a === '-execdir') && basename(args[i + 1] ?? '') === 'rm');
   if (!deletes) return undefined;
   const roots = args.filter((a, i) => !a.startsWith('-') && (i === 0 || !args[i - 1]!.startsWith('-'))).slice(0, 1);
   return {
@@ -121,7 +123,10 @@ function gitSubcommand(args: readonly string[]): { sub: string | undefined; rest
   let i = 0;
   while (i < args.length && args[i]!.startsWith('-')) {
     const option = args[i]!;
-    i += option === '-C' || option === '-c' || option === '--git-dir' || option === '--work-tree' || option === '--namespace' ? 2 : 1;
+    i +=
+      option === '-C' || option === '-c' || option === '--git-dir' || option === '--work-tree' || option === '--namespace'
+        ? 2
+        : 1;
   }
   return { sub: args[i], rest: args.slice(i + 1) };
 }
@@ -131,7 +136,12 @@ const gitRule: CommandImpactRule = ({ program, args }) => {
   const { sub, rest } = gitSubcommand(args);
   const { flags, long, operands } = splitArgs(rest);
   if (sub === 'push') {
-    const force = flags.has('f') || long.has('--force') || long.has('--force-with-lease') || long.has('--mirror') || operands.some((o, i) => i > 0 && o.startsWith('+'));
+    const force =
+      flags.has('f') ||
+      long.has('--force') ||
+      long.has('--force-with-lease') ||
+      long.has('--mirror') ||
+      operands.some((o, i) => i > 0 && o.startsWith('+'));
     const deletes = flags.has('d') || long.has('--delete') || operands.some((o, i) => i > 0 && o.startsWith(':'));
     const remote = operands[0] ?? 'the default remote';
     const refs = operands.slice(1);
@@ -159,7 +169,12 @@ const gitRule: CommandImpactRule = ({ program, args }) => {
       impact: `Deletes untracked files${flags.has('x') ? ' including ignored ones (build output, .env files)' : ''}${flags.has('d') ? ' and directories' : ''}; they were never committed and cannot be recovered.`,
     };
   }
-  if ((sub === 'checkout' || sub === 'restore') && (operands.includes('.') || rest.includes('--')) && !flags.has('b') && !flags.has('B')) {
+  if (
+    (sub === 'checkout' || sub === 'restore') &&
+    (operands.includes('.') || rest.includes('--')) &&
+    !flags.has('b') &&
+    !flags.has('B')
+  ) {
     const paths = rest.includes('--') ? rest.slice(rest.indexOf('--') + 1) : operands;
     if (paths.length === 0) return undefined;
     return {
@@ -183,7 +198,11 @@ const gitRule: CommandImpactRule = ({ program, args }) => {
     };
   }
   if (sub === 'stash' && (rest[0] === 'clear' || rest[0] === 'drop')) {
-    return { target: rest.slice(1).join(' ') || 'stash', scope: 'local repository', impact: 'Deletes stashed changes; they are hard to recover.' };
+    return {
+      target: rest.slice(1).join(' ') || 'stash',
+      scope: 'local repository',
+      impact: 'Deletes stashed changes; they are hard to recover.',
+    };
   }
   return undefined;
 };
@@ -195,23 +214,36 @@ const publishRule: CommandImpactRule = (context) => {
     program = basename(args.find((a) => !a.startsWith('-')) ?? '');
     args = args.slice(args.findIndex((a) => !a.startsWith('-')) + 1);
   }
-  if (program === 'pnpm' || program === 'npm' || program === 'yarn' || program === 'bun') args = args.filter((a) => !a.startsWith('-'));
+  if (program === 'pnpm' || program === 'npm' || program === 'yarn' || program === 'bun')
+    args = args.filter((a) => !a.startsWith('-'));
   const first = args[0];
   let registry: string | undefined;
-  if ((program === 'npm' || program === 'pnpm' || program === 'bun') && (first === 'publish' || first === 'unpublish' || first === 'deprecate')) registry = 'the npm registry';
-  else if (program === 'yarn' && (first === 'publish' || (first === 'npm' && args[1] === 'publish'))) registry = 'the npm registry';
-  else if (program === 'npx' && first !== undefined && /^(np|semantic-release|lerna|changeset)$/.test(first)) registry = 'a package registry';
-  else if ((program === 'lerna' || program === 'changeset') && (first === 'publish')) registry = 'the npm registry';
+  if (
+    (program === 'npm' || program === 'pnpm' || program === 'bun') &&
+    (first === 'publish' || first === 'unpublish' || first === 'deprecate')
+  )
+    registry = 'the npm registry';
+  else if (program === 'yarn' && (first === 'publish' || (first === 'npm' && args[1] === 'publish')))
+    registry = 'the npm registry';
+  else if (program === 'npx' && first !== undefined && /^(np|semantic-release|lerna|changeset)$/.test(first))
+    registry = 'a package registry';
+  else if ((program === 'lerna' || program === 'changeset') && first === 'publish') registry = 'the npm registry';
   else if (program === 'cargo' && (first === 'publish' || first === 'yank')) registry = 'crates.io';
   else if (program === 'twine' && first === 'upload') registry = 'PyPI';
-  else if ((program === 'python' || program === 'python3') && args[0] === '-m' && args[1] === 'twine' && args[2] === 'upload') registry = 'PyPI';
-  else if ((program === 'poetry' || program === 'flit' || program === 'hatch' || program === 'uv') && first === 'publish') registry = 'PyPI';
+  else if ((program === 'python' || program === 'python3') && args[0] === '-m' && args[1] === 'twine' && args[2] === 'upload')
+    registry = 'PyPI';
+  else if ((program === 'poetry' || program === 'flit' || program === 'hatch' || program === 'uv') && first === 'publish')
+    registry = 'PyPI';
   else if (program === 'gem' && (first === 'push' || first === 'yank')) registry = 'RubyGems';
   else if (program === 'docker' && first === 'push') registry = 'a container registry';
   else if (program === 'gh' && first === 'release' && args[1] === 'create') registry = 'GitHub releases';
   if (!registry) return undefined;
   return {
-    target: args.filter((a) => !a.startsWith('-')).slice(1).join(' ') || 'the package in the current folder',
+    target:
+      args
+        .filter((a) => !a.startsWith('-'))
+        .slice(1)
+        .join(' ') || 'the package in the current folder',
     scope: `public registry (${registry})`,
     impact: `Publishes to ${registry}: a released version is visible to everyone and usually cannot be replaced or fully withdrawn.`,
   };
@@ -228,7 +260,14 @@ const diskRule: CommandImpactRule = ({ program, args, command }) => {
       impact: `Overwrites ${target} block by block; whatever was there is destroyed.`,
     };
   }
-  if (program.startsWith('mkfs') || program === 'wipefs' || program === 'fdisk' || program === 'sfdisk' || program === 'parted' || program === 'shred') {
+  if (
+    program.startsWith('mkfs') ||
+    program === 'wipefs' ||
+    program === 'fdisk' ||
+    program === 'sfdisk' ||
+    program === 'parted' ||
+    program === 'shred'
+  ) {
     const operands = splitArgs(args).operands;
     return {
       target: list(operands),
@@ -238,7 +277,11 @@ const diskRule: CommandImpactRule = ({ program, args, command }) => {
   }
   const device = command.redirects.find((r) => /^\/dev\/(sd|nvme|hd|vd|xvd|disk|mmcblk)/.test(r));
   if (device) {
-    return { target: device, scope: 'a disk or device of the machine', impact: `Writes directly to ${device}, destroying the data on it.` };
+    return {
+      target: device,
+      scope: 'a disk or device of the machine',
+      impact: `Writes directly to ${device}, destroying the data on it.`,
+    };
   }
   return undefined;
 };
@@ -271,10 +314,13 @@ const downloadAndRunRule: CommandImpactRule = ({ program, args, command, all }) 
         DOWNLOADERS.has(basename(effectiveArgv(other.words).argv[0] ?? '')),
     );
     if (feeder) {
-      const url = effectiveArgv(feeder.words).argv.slice(1).find((a) => /^https?:|^[\w.-]+\.[a-z]{2,}\//i.test(a)) ?? 'a downloaded script';
+      const url =
+        effectiveArgv(feeder.words)
+          .argv.slice(1)
+          .find((a) => /^https?:|^[\w.-]+\.[a-z]{2,}\//i.test(a)) ?? 'a downloaded script';
       return {
         target: url,
-        scope: 'the whole machine (code from the network runs with the agent\'s rights)',
+        scope: "the whole machine (code from the network runs with the agent's rights)",
         impact: `Downloads ${url} and runs it with ${program} without anyone reading it first.`,
       };
     }
@@ -286,7 +332,7 @@ const downloadAndRunRule: CommandImpactRule = ({ program, args, command, all }) 
   if (fetched !== undefined && args.length > 0) {
     return {
       target: fetched.trim(),
-      scope: 'the whole machine (code from the network runs with the agent\'s rights)',
+      scope: "the whole machine (code from the network runs with the agent's rights)",
       impact: `Downloads a script (${fetched.trim()}) and runs it with ${program} without anyone reading it first.`,
     };
   }
@@ -329,7 +375,12 @@ const SCOPES: Record<CommandFinding['kind'], string> = {
 };
 
 /** Describes one finding for a person: a descriptive rule when one knows the command, else the reason. */
-function describe(finding: CommandFinding, all: readonly ShellCommand[], commandLine: string, rules: readonly CommandImpactRule[]): ImpactAssessment {
+function describe(
+  finding: CommandFinding,
+  all: readonly ShellCommand[],
+  commandLine: string,
+  rules: readonly CommandImpactRule[],
+): ImpactAssessment {
   if (finding.kind === 'unanalysable') {
     return {
       target: shorten(commandLine),
@@ -339,7 +390,14 @@ function describe(finding: CommandFinding, all: readonly ShellCommand[], command
   }
   if (finding.words && finding.simple) {
     const { argv, elevated } = effectiveArgv(finding.words);
-    const context: CommandImpactContext = { program: basename(argv[0] ?? ''), args: argv.slice(1), elevated, command: finding.simple, all, commandLine };
+    const context: CommandImpactContext = {
+      program: basename(argv[0] ?? ''),
+      args: argv.slice(1),
+      elevated,
+      command: finding.simple,
+      all,
+      commandLine,
+    };
     for (const rule of rules) {
       const found = safeRule(rule, context);
       if (found) return { ...found, impact: `${found.impact} (${finding.reason}.)` };
@@ -386,7 +444,14 @@ export function assessCommandImpact(commandLine: string, options: AssessCommandI
   // Host rules first (their words lead the message); they flag commands even when harmless or allowed.
   for (const { command, script } of classification.commands) {
     const { argv, elevated } = effectiveArgv(command.words);
-    const context: CommandImpactContext = { program: basename(argv[0] ?? ''), args: argv.slice(1), elevated, command, all: script, commandLine };
+    const context: CommandImpactContext = {
+      program: basename(argv[0] ?? ''),
+      args: argv.slice(1),
+      elevated,
+      command,
+      all: script,
+      commandLine,
+    };
     for (const rule of options.rules ?? []) {
       const hit = safeRule(rule, context);
       if (hit) found.push(hit);

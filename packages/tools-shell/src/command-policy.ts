@@ -33,19 +33,36 @@ const ELEVATED = new Set(['sudo', 'doas', 'su', 'pkexec', 'run0']);
  * not a single plain command, and rules for elevated commands (`sudo …` always asks).
  */
 export function parseAllowRule(rule: string, source?: string): AllowRule {
-  const text = rule.trim().replace(/(:\*|\s\*)$/, '').trim();
+  const text = rule
+    .trim()
+    .replace(/(:\*|\s\*)$/, '')
+    .trim();
   const where = `allow rule ${JSON.stringify(rule)}${source ? ` (from ${source})` : ''}`;
   if (text === '') throw new CommandPolicyError(`${where} is empty. Write a command prefix such as "npm test".`);
   const script = parseShellScript(text);
   const [command, ...others] = script.commands;
-  if (script.problems.length > 0 || !command || others.length > 0 || command.redirections.length > 0 || command.assignments.length > 0 || command.substitutions.length > 0) {
-    throw new CommandPolicyError(`${where} is not one plain command. Write only the program and its first words, such as "npm test" (no ;, |, &&, redirections, $ or quotes around several commands).`);
+  if (
+    script.problems.length > 0 ||
+    !command ||
+    others.length > 0 ||
+    command.redirections.length > 0 ||
+    command.assignments.length > 0 ||
+    command.substitutions.length > 0
+  ) {
+    throw new CommandPolicyError(
+      `${where} is not one plain command. Write only the program and its first words, such as "npm test" (no ;, |, &&, redirections, $ or quotes around several commands).`,
+    );
   }
   if (command.argv.some((w) => w.kind !== 'literal')) {
-    throw new CommandPolicyError(`${where} contains a pattern or variable (${command.argv.find((w) => w.kind !== 'literal')!.text}). Rules match words literally; write the words themselves.`);
+    throw new CommandPolicyError(
+      `${where} contains a pattern or variable (${command.argv.find((w) => w.kind !== 'literal')!.text}). Rules match words literally; write the words themselves.`,
+    );
   }
   const words = command.argv.map((w) => w.text);
-  if (ELEVATED.has(words[0]!)) throw new CommandPolicyError(`${where} would run commands as root without asking; elevated commands always need confirmation. Remove the rule.`);
+  if (ELEVATED.has(words[0]!))
+    throw new CommandPolicyError(
+      `${where} would run commands as root without asking; elevated commands always need confirmation. Remove the rule.`,
+    );
   return { rule: words.join(' '), words, ...(source ? { source } : {}) };
 }
 
@@ -133,6 +150,10 @@ export function createCommandPolicy(options: CommandPolicyOptions = {}): Command
     allow,
     classify: (commandLine, where) => classifyCommand(commandLine, { ...shared, ...(where?.cwd ? { cwd: where.cwd } : {}) }),
     assess: (commandLine, where) =>
-      assessCommandImpact(commandLine, { ...shared, ...(where?.cwd ? { cwd: where.cwd } : {}), ...(options.rules ? { rules: options.rules } : {}) }),
+      assessCommandImpact(commandLine, {
+        ...shared,
+        ...(where?.cwd ? { cwd: where.cwd } : {}),
+        ...(options.rules ? { rules: options.rules } : {}),
+      }),
   };
 }

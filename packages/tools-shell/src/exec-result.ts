@@ -84,10 +84,15 @@ export function formatExecuteModelView(output: ExecuteOutput, budget: number): E
   const err = stderr.total > 0 ? headTail(stderr, shares.stderr, 'stderr') : { text: '', omitted: 0 };
 
   const status: string[] = [];
-  status.push(output.exitCode === null ? `exit code: none (killed by ${output.signal ?? 'a signal'})` : `exit code: ${output.exitCode}`);
+  status.push(
+    output.exitCode === null ? `exit code: none (killed by ${output.signal ?? 'a signal'})` : `exit code: ${output.exitCode}`,
+  );
   status.push(`duration: ${formatDuration(output.durationMs)}`);
   const lines = [status.join(' | ')];
-  if (output.timedOut) lines.push(`TIMED OUT after ${formatDuration(output.timeoutMs)}: the command and its child processes were killed; output below is what it printed until then.`);
+  if (output.timedOut)
+    lines.push(
+      `TIMED OUT after ${formatDuration(output.timeoutMs)}: the command and its child processes were killed; output below is what it printed until then.`,
+    );
   if (output.stopped) lines.push('STOPPED by the user (or a parent cancel): the command and its child processes were killed.');
   for (const notice of output.notices ?? []) lines.push(`SANDBOX: ${notice}`);
   const sizes = (name: string, total: number, omitted: number) =>

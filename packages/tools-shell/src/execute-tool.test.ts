@@ -53,18 +53,31 @@ describe('the shell config', () => {
 
 describe('execute through generateText', () => {
   it('returns exit code, duration and both streams; a non-zero exit is a result, and chunks stream live to the client', async () => {
-    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['c1', 'execute', { command: 'echo hello; echo oops >&2; exit 3' }]));
+    const run = await runSteps(
+      shellToolConfig,
+      ws.sandbox,
+      calls(['c1', 'execute', { command: 'echo hello; echo oops >&2; exit 3' }]),
+    );
     const seen = run.seen('c1');
     expect(seen.type).toBe('text');
     expect(seen.text).toMatch(/^exit code: 3 \| duration: \d+ ms/);
     expect(seen.text).toContain('--- stdout ---\nhello\n');
     expect(seen.text).toContain('--- stderr ---\noops\n');
     const chunks = run.events.filter((e) => e.type === 'tool-output');
-    expect(chunks.map((e) => (e.type === 'tool-output' ? `${e.stream}:${e.chunk}` : '')).sort()).toEqual(['stderr:oops\n', 'stdout:hello\n']);
+    expect(chunks.map((e) => (e.type === 'tool-output' ? `${e.stream}:${e.chunk}` : '')).sort()).toEqual([
+      'stderr:oops\n',
+      'stdout:hello\n',
+    ]);
     const resultIndex = run.events.findIndex((e) => e.type === 'tool-result');
     expect(run.events.findIndex((e) => e.type === 'tool-output')).toBeLessThan(resultIndex);
     // Live chunks are client-only: the model sees the view once, never the chunk events.
-    expect(clientOf(run.events, 'c1')).toMatchObject({ exitCode: 3, stdout: 'hello\n', stderr: 'oops\n', timedOut: false, stopped: false });
+    expect(clientOf(run.events, 'c1')).toMatchObject({
+      exitCode: 3,
+      stdout: 'hello\n',
+      stderr: 'oops\n',
+      timedOut: false,
+      stopped: false,
+    });
   });
 
   it('runs in a cwd inside the workspace and refuses one outside it (parameters)', async () => {
@@ -74,7 +87,11 @@ describe('execute through generateText', () => {
     const run = await runSteps(
       shellToolConfig,
       ws.sandbox,
-      calls(['in', 'execute', { command: 'pwd', cwd: 'sub' }], ['out', 'execute', { command: 'pwd', cwd: '../..' }], ['missing', 'execute', { command: 'pwd', cwd: 'nope' }]),
+      calls(
+        ['in', 'execute', { command: 'pwd', cwd: 'sub' }],
+        ['out', 'execute', { command: 'pwd', cwd: '../..' }],
+        ['missing', 'execute', { command: 'pwd', cwd: 'nope' }],
+      ),
     );
     expect(run.seen('in').text).toContain(`${ws.root}/sub`);
     expect(run.seen('out').type).toBe('error-text');
@@ -83,7 +100,11 @@ describe('execute through generateText', () => {
   });
 
   it('refuses a timeout over the maximum, and says the unit is seconds', async () => {
-    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['t', 'execute', { command: 'true', timeout: 120000 }], ['e', 'execute', { command: '  ' }]));
+    const run = await runSteps(
+      shellToolConfig,
+      ws.sandbox,
+      calls(['t', 'execute', { command: 'true', timeout: 120000 }], ['e', 'execute', { command: '  ' }]),
+    );
     expect(run.seen('t').text).toMatch(/^\[parameters\] execute: invalid input: timeout: timeout is in seconds and at most 600/);
     expect(run.seen('e').text).toMatch(/^\[parameters\] execute: invalid input: command: command is empty/);
   });
@@ -99,7 +120,10 @@ describe('execute through generateText', () => {
     expect(text.length).toBeLessThanOrEqual(30_000 + header.length);
     expect(text.length).toBeGreaterThan(25_000);
     const body = text.slice(bodyAt + '--- stdout ---\n'.length);
-    const marker = /\n\[… (\d+) characters omitted from the middle of stdout; re-run with a narrower command \(grep, head, tail, sed -n\) to see them …\]\n/.exec(body);
+    const marker =
+      /\n\[… (\d+) characters omitted from the middle of stdout; re-run with a narrower command \(grep, head, tail, sed -n\) to see them …\]\n/.exec(
+        body,
+      );
     expect(marker).not.toBeNull();
     const omitted = Number(marker![1]);
     const head = body.slice(0, marker!.index);
@@ -119,7 +143,11 @@ describe('execute through generateText', () => {
 
   it('keeps the omitted count exact when the raw capture itself is capped', async () => {
     const config = createShellToolConfig({ maxModelChars: 1_000, maxRawChars: 2_000 });
-    const run = await runSteps(config, ws.sandbox, calls(['cap', 'execute', { command: "printf 'START'; head -c 9990 /dev/zero | tr '\\0' 'z'; printf 'END'" }]));
+    const run = await runSteps(
+      config,
+      ws.sandbox,
+      calls(['cap', 'execute', { command: "printf 'START'; head -c 9990 /dev/zero | tr '\\0' 'z'; printf 'END'" }]),
+    );
     const text = run.seen('cap').text;
     const omitted = Number(/\[… (\d+) characters omitted from the middle of stdout/.exec(text)?.[1]);
     const body = text.slice(text.indexOf('--- stdout ---\n') + '--- stdout ---\n'.length);
@@ -134,7 +162,11 @@ describe('execute through generateText', () => {
   });
 
   it('kills a command past its timeout and reports it as a result with the partial output', async () => {
-    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['slow', 'execute', { command: 'echo started; sleep 20; echo never', timeout: 0.4 }]));
+    const run = await runSteps(
+      shellToolConfig,
+      ws.sandbox,
+      calls(['slow', 'execute', { command: 'echo started; sleep 20; echo never', timeout: 0.4 }]),
+    );
     const text = run.seen('slow').text;
     expect(run.seen('slow').type).toBe('text');
     expect(text).toMatch(/TIMED OUT after 400 ms: the command and its child processes were killed/);
@@ -169,7 +201,9 @@ describe('execute through generateText', () => {
     const elapsed = Date.now() - started;
     const seen = run.seen('hang');
     expect(seen.type).toBe('error-text');
-    expect(seen.text).toMatch(/^\[execution\] execute: no answer from the sandbox within the hard deadline of 400 ms \(timeout 150 ms \+ 250 ms grace\)/);
+    expect(seen.text).toMatch(
+      /^\[execution\] execute: no answer from the sandbox within the hard deadline of 400 ms \(timeout 150 ms \+ 250 ms grace\)/,
+    );
     expect(askedTimeout).toBe(150);
     expect(elapsed).toBeGreaterThanOrEqual(400);
     // The sandbox was told to stop the command when the deadline fired.
@@ -180,7 +214,9 @@ describe('execute through generateText', () => {
 
   it('emits heartbeats at the configured period while a command runs, never into the model context', async () => {
     const period = 60;
-    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['hb', 'execute', { command: 'sleep 0.6' }]), { heartbeatIntervalMs: period });
+    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['hb', 'execute', { command: 'sleep 0.6' }]), {
+      heartbeatIntervalMs: period,
+    });
     const call = run.events.find((e) => e.type === 'tool-call')!;
     const result = run.events.find((e) => e.type === 'tool-result')!;
     const beats = run.events.filter((e) => e.type === 'heartbeat');
@@ -205,7 +241,9 @@ describe('execute through generateText', () => {
     try {
       const controller = new AbortController();
       const command = 'sleep 30 & echo $! > bg.pid; echo $$ > sh.pid; echo ready; wait';
-      const pending = runSteps(createShellToolConfig(), plain.sandbox, calls(['stop', 'execute', { command }]), { abortSignal: controller.signal });
+      const pending = runSteps(createShellToolConfig(), plain.sandbox, calls(['stop', 'execute', { command }]), {
+        abortSignal: controller.signal,
+      });
       pending.catch(() => undefined);
       // Abort as soon as the command said it is ready (the files are written before the echo).
       const deadline = Date.now() + 10_000;
@@ -231,12 +269,25 @@ describe('execute through streamText', () => {
   it('runs unchanged and streams chunks to the client while the model gets one bounded view', async () => {
     const events: RuntimeEvent[] = [];
     const set = await resolveToolSet({ configs: [shellToolConfig], services: { sandbox: ws.sandbox } });
-    const model = scriptedModel([{ toolCalls: [{ id: 's1', toolName: 'execute', input: { command: 'for i in 1 2 3; do echo tick $i; sleep 0.05; done' } }] }, { text: 'ok' }]);
-    const result = streamText({ model, tools: createAiTools(set, { onEvent: (e) => events.push(e) }), prompt: 'go', stopWhen: stepCountIs(3) });
+    const model = scriptedModel([
+      { toolCalls: [{ id: 's1', toolName: 'execute', input: { command: 'for i in 1 2 3; do echo tick $i; sleep 0.05; done' } }] },
+      { text: 'ok' },
+    ]);
+    const result = streamText({
+      model,
+      tools: createAiTools(set, { onEvent: (e) => events.push(e) }),
+      prompt: 'go',
+      stopWhen: stepCountIs(3),
+    });
     expect(await result.text).toBe('ok');
-    const live = events.filter((e) => e.type === 'tool-output').map((e) => (e.type === 'tool-output' ? e.chunk : '')).join('');
+    const live = events
+      .filter((e) => e.type === 'tool-output')
+      .map((e) => (e.type === 'tool-output' ? e.chunk : ''))
+      .join('');
     expect(live).toBe('tick 1\ntick 2\ntick 3\n');
     expect(events.filter((e) => e.type === 'tool-output').length).toBeGreaterThanOrEqual(2);
-    expect(String(lastToolResult(model, 's1')?.output.value)).toMatch(/^exit code: 0 \| duration: .*\n--- stdout ---\ntick 1\ntick 2\ntick 3\n$/s);
+    expect(String(lastToolResult(model, 's1')?.output.value)).toMatch(
+      /^exit code: 0 \| duration: .*\n--- stdout ---\ntick 1\ntick 2\ntick 3\n$/s,
+    );
   });
 });

@@ -1,6 +1,14 @@
 import { defineTool, ToolError } from '@aibuddy/registry';
 import type { ToolDefinition, ToolExecutionContext } from '@aibuddy/registry';
-import { SandboxAbortedError, SandboxArgumentError, SandboxError, SandboxNotAFileError, SandboxNotFoundError, SandboxPathError, SandboxTimeoutError } from '@aibuddy/sandbox';
+import {
+  SandboxAbortedError,
+  SandboxArgumentError,
+  SandboxError,
+  SandboxNotAFileError,
+  SandboxNotFoundError,
+  SandboxPathError,
+  SandboxTimeoutError,
+} from '@aibuddy/sandbox';
 import type { ExecResult, ISandbox } from '@aibuddy/sandbox';
 import { z } from 'zod';
 import type { AllowRule } from './classify-command.js';
@@ -136,7 +144,10 @@ function sandboxError(error: unknown, input: ExecuteInput, stopped: boolean): To
  * Creates the `execute` tool bound to one sandbox. The sandbox timeout bounds the command; the
  * hard deadline (timeout + grace) bounds the call even if the sandbox never answers.
  */
-export function createExecuteTool(sandbox: ISandbox, options: ExecuteToolOptions = {}): ToolDefinition<ExecuteInput, ExecuteOutput> {
+export function createExecuteTool(
+  sandbox: ISandbox,
+  options: ExecuteToolOptions = {},
+): ToolDefinition<ExecuteInput, ExecuteOutput> {
   const defaultTimeoutMs = options.defaultTimeoutMs ?? DEFAULT_EXECUTE_TIMEOUT_MS;
   const maxTimeoutMs = options.maxTimeoutMs ?? MAX_EXECUTE_TIMEOUT_MS;
   const graceMs = options.graceMs ?? EXECUTE_GRACE_MS;
@@ -165,7 +176,10 @@ export function createExecuteTool(sandbox: ISandbox, options: ExecuteToolOptions
       .string()
       .trim()
       .min(1, 'command is empty: give the shell command line to run.')
-      .refine((command) => !command.includes('\0'), 'command contains a NUL byte (\\0), which no shell command can carry: remove it.')
+      .refine(
+        (command) => !command.includes('\0'),
+        'command contains a NUL byte (\\0), which no shell command can carry: remove it.',
+      )
       .refine(
         (command) => Buffer.byteLength(command, 'utf8') <= EXECUTE_MAX_COMMAND_BYTES,
         `command is over ${EXECUTE_MAX_COMMAND_BYTES} bytes, the operating system's limit for one argument: write the script to a file with write_file and run that file.`,
@@ -176,7 +190,9 @@ export function createExecuteTool(sandbox: ISandbox, options: ExecuteToolOptions
       .positive('timeout must be a positive number of seconds.')
       .max(maxSeconds, `timeout is in seconds and at most ${maxSeconds} (${formatDuration(maxTimeoutMs)}).`)
       .optional()
-      .describe(`Timeout in SECONDS (default ${defaultTimeoutMs / 1000}, at most ${maxSeconds}). The command and its child processes are killed when it passes.`),
+      .describe(
+        `Timeout in SECONDS (default ${defaultTimeoutMs / 1000}, at most ${maxSeconds}). The command and its child processes are killed when it passes.`,
+      ),
     cwd: z.string().min(1).optional().describe('Working directory, relative to the workspace root (default: the root).'),
   });
 
@@ -214,7 +230,12 @@ interface RunSettings {
   coalesceChars: number;
 }
 
-async function runExecute(sandbox: ISandbox, input: ExecuteInput, context: ToolExecutionContext, settings: RunSettings): Promise<ExecuteOutput> {
+async function runExecute(
+  sandbox: ISandbox,
+  input: ExecuteInput,
+  context: ToolExecutionContext,
+  settings: RunSettings,
+): Promise<ExecuteOutput> {
   const timeoutMs = input.timeout === undefined ? settings.defaultTimeoutMs : Math.max(1, Math.round(input.timeout * 1000));
   const deadlineMs = timeoutMs + settings.graceMs;
   const stdout = new StreamCollector(settings.maxModelChars, settings.maxRawChars);
@@ -256,7 +277,12 @@ async function runExecute(sandbox: ISandbox, input: ExecuteInput, context: ToolE
           toolName: 'execute',
           sideEffectsPossible: true,
           hint: 'The command may still be running or may have had effects; check the workspace with a short command before retrying.',
-          details: { timeoutMs, graceMs: settings.graceMs, partialStdout: stdout.capture().tail, partialStderr: stderr.capture().tail },
+          details: {
+            timeoutMs,
+            graceMs: settings.graceMs,
+            partialStdout: stdout.capture().tail,
+            partialStderr: stderr.capture().tail,
+          },
         },
       );
       controller.abort(error);

@@ -44,7 +44,8 @@ afterAll(async () => {
 function told(run: Awaited<ReturnType<typeof runSteps>>, id: string): string {
   for (const message of run.model.calls.at(-1)?.prompt ?? []) {
     if (message.role !== 'tool') continue;
-    for (const part of message.content) if (part.type === 'tool-result' && part.toolCallId === id) return JSON.stringify(part.output);
+    for (const part of message.content)
+      if (part.type === 'tool-result' && part.toolCallId === id) return JSON.stringify(part.output);
   }
   throw new Error(`no result for ${id}`);
 }
@@ -112,14 +113,24 @@ describe('fail-closed authorization end to end (generateText, real node sandbox,
     await writeFile(join(ws.root, '.git/config'), '[core]\n');
     await symlink('.git', join(ws.root, 'gl'));
     await symlink('.git/hooks', join(ws.root, 'hk'));
-    const commands = ['echo "[core] fsmonitor = x" > gl/config', 'echo x | tee hk/pre-commit', 'cd gl && echo x >> config', 'ls > notes.txt'];
+    const commands = [
+      'echo "[core] fsmonitor = x" > gl/config',
+      'echo x | tee hk/pre-commit',
+      'cd gl && echo x >> config',
+      'ls > notes.txt',
+    ];
     const asked: string[] = [];
-    const run = await runSteps(createShellToolConfig(), ws.sandbox, commands.map((command, i) => ({ toolCalls: [{ id: `l${i}`, toolName: 'execute', input: { command } }] })), {
-      authorize: async (request) => {
-        asked.push(request.impact);
-        return { approved: false, reason: 'rejected' };
+    const run = await runSteps(
+      createShellToolConfig(),
+      ws.sandbox,
+      commands.map((command, i) => ({ toolCalls: [{ id: `l${i}`, toolName: 'execute', input: { command } }] })),
+      {
+        authorize: async (request) => {
+          asked.push(request.impact);
+          return { approved: false, reason: 'rejected' };
+        },
       },
-    });
+    );
     expect(asked).toHaveLength(3);
     expect(asked[0]).toMatch(/a symlink to \.git\/config/);
     expect(await readFile(join(ws.root, '.git/config'), 'utf8')).toBe('[core]\n');

@@ -13,7 +13,14 @@ afterEach(() => {
 const silentSandbox = { exec: () => new Promise(() => undefined) } as unknown as ISandbox;
 
 function context() {
-  return { toolCallId: 'g1', signal: new AbortController().signal, taskId: undefined, services: {}, emitOutput: () => undefined, heartbeat: () => undefined };
+  return {
+    toolCallId: 'g1',
+    signal: new AbortController().signal,
+    taskId: undefined,
+    services: {},
+    emitOutput: () => undefined,
+    heartbeat: () => undefined,
+  };
 }
 
 describe('fixed numbers of execute', () => {
@@ -38,11 +45,26 @@ describe('fixed numbers of execute', () => {
     const tool = createExecuteTool(silentSandbox);
     const stdout = Array.from({ length: 2000 }, (_, i) => `row ${String(i).padStart(5, '0')} ${'x'.repeat(29)}`).join('\n');
     const output: ExecuteOutput = {
-      command: 'print', cwd: '.', exitCode: 0, signal: null, stdout, stderr: '', stdoutLength: stdout.length, stderrLength: 0,
-      stdoutComplete: true, stderrComplete: true, timedOut: false, stopped: false, timeoutMs: 1000, durationMs: 5,
+      command: 'print',
+      cwd: '.',
+      exitCode: 0,
+      signal: null,
+      stdout,
+      stderr: '',
+      stdoutLength: stdout.length,
+      stderrLength: 0,
+      stdoutComplete: true,
+      stderrComplete: true,
+      timedOut: false,
+      stopped: false,
+      timeoutMs: 1000,
+      durationMs: 5,
     };
     const view = String(tool.toModelOutput!({ toolName: 'execute', toolCallId: 'g1', input: { command: 'print' }, output }));
-    const kept = stdout.split('\n').filter((line) => view.includes(line)).join('\n').length;
+    const kept = stdout
+      .split('\n')
+      .filter((line) => view.includes(line))
+      .join('\n').length;
     expect(kept).toBeGreaterThan(29_000);
     expect(kept).toBeLessThanOrEqual(30_000);
   });

@@ -47,13 +47,17 @@ interface DangerousOptions {
  */
 function checkOptions(name: string, check: ProgramCheck, danger: DangerousOptions): Verdict {
   const hasDanger = (danger.short?.length ?? 0) > 0 || (danger.long?.length ?? 0) > 0 || (danger.single?.length ?? 0) > 0;
-  if (hasDanger && check.extraDynamic) return no(`${name} gets arguments only known when it runs, and some ${name} options write or run programs`);
+  if (hasDanger && check.extraDynamic)
+    return no(`${name} gets arguments only known when it runs, and some ${name} options write or run programs`);
   let endOfOptions = false;
   const args = check.args;
   for (let i = 0; i < args.length; i++) {
     const word = args[i]!;
     if (word.kind === 'dynamic') {
-      if (hasDanger) return no(`the argument ${word.text} of ${name} is only known when it runs and could be an option that writes or runs programs`);
+      if (hasDanger)
+        return no(
+          `the argument ${word.text} of ${name} is only known when it runs and could be an option that writes or runs programs`,
+        );
       continue;
     }
     const text = word.text;
@@ -136,7 +140,8 @@ const tee: ProgramChecker = (check) => {
       continue;
     }
     if (!endOfOptions && word.kind === 'literal' && word.text.startsWith('-') && word.text !== '-') {
-      if (!/^(-[aip]+|--append|--ignore-interrupts|--output-error(=.*)?)$/.test(word.text)) return no(`tee ${word.text} is not a known tee option`);
+      if (!/^(-[aip]+|--append|--ignore-interrupts|--output-error(=.*)?)$/.test(word.text))
+        return no(`tee ${word.text} is not a known tee option`);
       continue;
     }
     const problem = check.writeTarget(word);
@@ -242,13 +247,18 @@ const sed: ProgramChecker = (check) => {
       scripts.push(text.slice('--expression='.length));
       continue;
     }
-    if (/^-[nErsuz]+$/.test(text) || /^--(quiet|silent|regexp-extended|separate|unbuffered|null-data|posix|debug|sandbox)$/.test(text)) continue;
+    if (
+      /^-[nErsuz]+$/.test(text) ||
+      /^--(quiet|silent|regexp-extended|separate|unbuffered|null-data|posix|debug|sandbox)$/.test(text)
+    )
+      continue;
     if (/^-[nErsuz]*e./.test(text)) {
       scripts.push(text.slice(text.indexOf('e') + 1));
       continue;
     }
     if (/^-[nErsuz]*i/.test(text) || text.startsWith('--in')) return no('sed -i edits files in place');
-    if (/^-[nErsuz]*f/.test(text) || text.startsWith('--file')) return no('sed -f runs a script from a file, which is not checked here');
+    if (/^-[nErsuz]*f/.test(text) || text.startsWith('--file'))
+      return no('sed -f runs a script from a file, which is not checked here');
     return no(`sed ${text} is not a known sed option`);
   }
   if (scripts.length === 0) {
@@ -258,7 +268,10 @@ const sed: ProgramChecker = (check) => {
     scripts.push(script.text);
   }
   for (const script of scripts) {
-    if (!isSimpleSedScript(script)) return no(`the sed script ${JSON.stringify(script)} uses commands that can write files or run programs (only p, d, q, s and y without w/e flags are checked)`);
+    if (!isSimpleSedScript(script))
+      return no(
+        `the sed script ${JSON.stringify(script)} uses commands that can write files or run programs (only p, d, q, s and y without w/e flags are checked)`,
+      );
   }
   return OK;
 };
@@ -301,13 +314,16 @@ const find: ProgramChecker = (check) => {
   let i = 0;
   while (i < args.length && /^-[HLP]$|^-O\d$|^-D$/.test(args[i]!.text)) i += args[i]!.text === '-D' ? 2 : 1;
   const roots: ShellWord[] = [];
-  while (i < args.length && !args[i]!.text.startsWith('-') && args[i]!.text !== '(' && args[i]!.text !== '!') roots.push(args[i++]!);
-  if (roots.some((r) => r.kind === 'dynamic')) return no('a starting point of find is only known when it runs and could be an action');
+  while (i < args.length && !args[i]!.text.startsWith('-') && args[i]!.text !== '(' && args[i]!.text !== '!')
+    roots.push(args[i++]!);
+  if (roots.some((r) => r.kind === 'dynamic'))
+    return no('a starting point of find is only known when it runs and could be an action');
   // What `{}` becomes: a path under a starting point (never an option when every root is a plain path).
   const placeholder: ShellWord['kind'] = roots.every((r) => !r.text.startsWith('-')) ? 'path-like' : 'dynamic';
   for (; i < args.length; i++) {
     const word = args[i]!;
-    if (word.kind === 'dynamic') return no(`the find argument ${word.text} is only known when it runs and could be an action such as -delete`);
+    if (word.kind === 'dynamic')
+      return no(`the find argument ${word.text} is only known when it runs and could be an action such as -delete`);
     const text = word.text;
     if (text === '-delete') return no('find -delete deletes every file it matches');
     if (/^-f(print0?|printf|ls)$/.test(text)) return no(`find ${text} writes a file`);
@@ -356,11 +372,23 @@ const READ_ONLY_GIT: Record<string, DangerousOptions> = {
   version: {},
 };
 
-const GIT_SAFE_GLOBAL = new Set(['--no-pager', '-P', '--no-optional-locks', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-replace-objects']);
+const GIT_SAFE_GLOBAL = new Set([
+  '--no-pager',
+  '-P',
+  '--no-optional-locks',
+  '--literal-pathspecs',
+  '--glob-pathspecs',
+  '--noglob-pathspecs',
+  '--icase-pathspecs',
+  '--no-replace-objects',
+]);
 
 const git: ProgramChecker = (check) => {
   if (check.extraDynamic) return no('git gets arguments only known when it runs');
-  if (check.cwdEscaped) return no('git runs in a folder outside the ordinary workspace paths, whose repository configuration (hooks, core.fsmonitor) can run programs');
+  if (check.cwdEscaped)
+    return no(
+      'git runs in a folder outside the ordinary workspace paths, whose repository configuration (hooks, core.fsmonitor) can run programs',
+    );
   const args = check.args;
   let i = 0;
   for (; i < args.length; i++) {
@@ -373,11 +401,15 @@ const git: ProgramChecker = (check) => {
       const dir = args[i + 1];
       if (!dir) return no('git -C without a folder');
       const problem = check.writeTarget(dir);
-      if (problem) return no(`git -C ${dir.text}: a repository outside the ordinary workspace paths can carry its own configuration (hooks, fsmonitor) that git would run`);
+      if (problem)
+        return no(
+          `git -C ${dir.text}: a repository outside the ordinary workspace paths can carry its own configuration (hooks, fsmonitor) that git would run`,
+        );
       i += 1;
       continue;
     }
-    if (word.text === '-c' || word.text.startsWith('--config-env')) return no(`git ${word.text} sets configuration for this command (core.fsmonitor, core.pager, aliases can run programs)`);
+    if (word.text === '-c' || word.text.startsWith('--config-env'))
+      return no(`git ${word.text} sets configuration for this command (core.fsmonitor, core.pager, aliases can run programs)`);
     if (/^--(git-dir|work-tree|exec-path|namespace|super-prefix|bare|paginate)/.test(word.text) || word.text === '-p') {
       return no(`git ${word.text.split('=')[0]} changes which repository, configuration or helper programs git uses`);
     }
@@ -390,7 +422,29 @@ const git: ProgramChecker = (check) => {
   const subCheck = (danger: DangerousOptions): Verdict => checkOptions(`git ${sub}`, { ...check, args: rest }, danger);
   if (sub in READ_ONLY_GIT) return subCheck(READ_ONLY_GIT[sub]!);
   if (sub === 'branch') {
-    const listing = new Set(['-a', '-r', '-l', '--list', '-v', '-vv', '--all', '--remotes', '--show-current', '--no-color', '--color', '--column', '--no-column', '--merged', '--no-merged', '--contains', '--no-contains', '--points-at', '-i', '--ignore-case', '--omit-empty']);
+    const listing = new Set([
+      '-a',
+      '-r',
+      '-l',
+      '--list',
+      '-v',
+      '-vv',
+      '--all',
+      '--remotes',
+      '--show-current',
+      '--no-color',
+      '--color',
+      '--column',
+      '--no-column',
+      '--merged',
+      '--no-merged',
+      '--contains',
+      '--no-contains',
+      '--points-at',
+      '-i',
+      '--ignore-case',
+      '--omit-empty',
+    ]);
     const list = texts.includes('-l') || texts.includes('--list');
     for (let j = 0; j < texts.length; j++) {
       const t = texts[j]!;
@@ -419,7 +473,8 @@ const git: ProgramChecker = (check) => {
         continue;
       }
       if (t.startsWith('-')) {
-        if (!/^(-l|--list|-n\d*|--sort=.*|--format=.*|--column|--no-column|-i|--ignore-case|--color(=.*)?)$/.test(t)) return no(`git tag ${t} creates, deletes or signs tags`);
+        if (!/^(-l|--list|-n\d*|--sort=.*|--format=.*|--column|--no-column|-i|--ignore-case|--color(=.*)?)$/.test(t))
+          return no(`git tag ${t} creates, deletes or signs tags`);
         continue;
       }
       if (!list) return no(`git tag ${t} creates a tag`);
@@ -431,26 +486,36 @@ const git: ProgramChecker = (check) => {
     return no(`git remote ${texts.join(' ')} changes or contacts remotes`);
   }
   if (sub === 'stash') {
-    if (texts[0] === 'list' || texts[0] === 'show') return checkOptions('git stash', { ...check, args: rest.slice(1) }, { long: ['--output'] });
+    if (texts[0] === 'list' || texts[0] === 'show')
+      return checkOptions('git stash', { ...check, args: rest.slice(1) }, { long: ['--output'] });
     return no(`git stash ${texts[0] ?? ''} changes the working tree`.trim());
   }
   if (sub === 'worktree' && texts[0] === 'list') return OK;
   if (sub === 'reflog' && (texts.length === 0 || texts[0] === 'show')) return OK;
   if (sub === 'config') {
     const first = texts[0];
-    if (first && /^(--get|--get-all|--get-regexp|--list|-l|get|list)$/.test(first) && !texts.some((t) => /^--(add|unset|replace|edit|rename|remove|file|blob|system|global)/.test(t) || t === '-e' || t === '-f')) return OK;
+    if (
+      first &&
+      /^(--get|--get-all|--get-regexp|--list|-l|get|list)$/.test(first) &&
+      !texts.some((t) => /^--(add|unset|replace|edit|rename|remove|file|blob|system|global)/.test(t) || t === '-e' || t === '-f')
+    )
+      return OK;
     return no(`git config ${texts.join(' ')} is not a plain read of the configuration`);
   }
-  return no(`git ${sub} is not one of the read-only git commands (status, diff, log, show, branch --list, rev-parse, ls-files, blame, grep, …)`);
+  return no(
+    `git ${sub} is not one of the read-only git commands (status, diff, log, show, branch --list, rev-parse, ls-files, blame, grep, …)`,
+  );
 };
 
 const testBuiltin: ProgramChecker = (check) => {
   // `test -v 'a[$(cmd)]'` evaluates the subscript: refused.
-  if (check.args.some((w) => w.text === '-v' || w.text === '-R')) return no(`${check.program} -v evaluates a variable name that can run commands`);
+  if (check.args.some((w) => w.text === '-v' || w.text === '-R'))
+    return no(`${check.program} -v evaluates a variable name that can run commands`);
   return OK;
 };
 
-const noOperands: ProgramChecker = (check) => (check.args.length === 0 && !check.extraDynamic ? OK : no(`${check.program} with arguments can change the machine`));
+const noOperands: ProgramChecker = (check) =>
+  check.args.length === 0 && !check.extraDynamic ? OK : no(`${check.program} with arguments can change the machine`);
 
 /**
  * The known-harmless programs: each reads, prints or computes, with the listed exceptions for
@@ -478,7 +543,12 @@ export const HARMLESS_PROGRAMS: Readonly<Record<string, ProgramChecker>> = {
   '[[': testBuiltin,
   diff: anyArguments,
   cmp: anyArguments,
-  sort: options({ short: 'o', long: ['--output', '--compress-program'], shortWithValue: 'tkSTt', longWithValue: ['--key', '--field-separator', '--buffer-size', '--temporary-directory'] }),
+  sort: options({
+    short: 'o',
+    long: ['--output', '--compress-program'],
+    shortWithValue: 'tkSTt',
+    longWithValue: ['--key', '--field-separator', '--buffer-size', '--temporary-directory'],
+  }),
   uniq: outputOperand(1, { shortWithValue: 'fsw' }),
   cut: anyArguments,
   tr: anyArguments,
@@ -527,7 +597,12 @@ export const HARMLESS_PROGRAMS: Readonly<Record<string, ProgramChecker>> = {
   seq: anyArguments,
   sleep: anyArguments,
   expr: anyArguments,
-  file: options({ short: 'C', long: ['--compile'], shortWithValue: 'emfFP', longWithValue: ['--magic-file', '--files-from', '--separator'] }),
+  file: options({
+    short: 'C',
+    long: ['--compile'],
+    shortWithValue: 'emfFP',
+    longWithValue: ['--magic-file', '--files-from', '--separator'],
+  }),
   rg: options({ long: ['--pre', '--pre-glob', '--hostname-bin'] }),
   fd: options({ short: 'xX', long: ['--exec', '--exec-batch'] }),
   tee,
@@ -562,10 +637,38 @@ export const HARMLESS_PROGRAMS: Readonly<Record<string, ProgramChecker>> = {
 // or run it first — pnpm/yarn (corepack's "packageManager"), go (go.mod "toolchain"), cargo/rustc
 // (rust-toolchain.toml may name a local path), mvn/gradle (project JVM and wrapper settings).
 export const VERSION_QUERY_PROGRAMS = new Set([
-  'node', 'npm', 'deno', 'bun',
-  'python', 'python3', 'pip', 'pip3', 'ruby', 'perl', 'php', 'java', 'javac',
-  'gcc', 'g++', 'cc', 'clang', 'make', 'cmake', 'git', 'docker',
-  'bash', 'sh', 'zsh', 'dash', 'rg', 'fd', 'jq', 'gh', 'sqlite3', 'psql', 'lua',
+  'node',
+  'npm',
+  'deno',
+  'bun',
+  'python',
+  'python3',
+  'pip',
+  'pip3',
+  'ruby',
+  'perl',
+  'php',
+  'java',
+  'javac',
+  'gcc',
+  'g++',
+  'cc',
+  'clang',
+  'make',
+  'cmake',
+  'git',
+  'docker',
+  'bash',
+  'sh',
+  'zsh',
+  'dash',
+  'rg',
+  'fd',
+  'jq',
+  'gh',
+  'sqlite3',
+  'psql',
+  'lua',
 ]);
 
 /** True for `X --version` (or `-v` / `-V` for the runtimes that print their version that way). */

@@ -42,7 +42,9 @@ describe('the execute model view', () => {
       [100_000, 40, 5_000],
       [31_000, 0, 30_000],
     ] as const) {
-      const stdout = Array.from({ length: outLength }, (_, i) => (i % 50 === 49 ? '\n' : String.fromCharCode(97 + (i % 26)))).join('');
+      const stdout = Array.from({ length: outLength }, (_, i) =>
+        i % 50 === 49 ? '\n' : String.fromCharCode(97 + (i % 26)),
+      ).join('');
       const stderr = 'E'.repeat(errLength);
       const view = formatExecuteModelView(output(stdout, stderr), budget);
       expect(view.text.length - view.header.length).toBeLessThanOrEqual(budget);
@@ -65,8 +67,13 @@ describe('the execute model view', () => {
   });
 
   it('reports timeouts and stops in the header', () => {
-    const timed = formatExecuteModelView({ ...output('partial'), timedOut: true, exitCode: null, signal: 'SIGTERM' }, 30_000).text;
-    expect(timed).toMatch(/^exit code: none \(killed by SIGTERM\) \| duration: 12 ms\nTIMED OUT after 1.00 s: the command and its child processes were killed/);
+    const timed = formatExecuteModelView(
+      { ...output('partial'), timedOut: true, exitCode: null, signal: 'SIGTERM' },
+      30_000,
+    ).text;
+    expect(timed).toMatch(
+      /^exit code: none \(killed by SIGTERM\) \| duration: 12 ms\nTIMED OUT after 1.00 s: the command and its child processes were killed/,
+    );
     const stopped = formatExecuteModelView({ ...output(''), stopped: true }, 30_000).text;
     expect(stopped).toContain('STOPPED by the user');
   });

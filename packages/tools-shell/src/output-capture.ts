@@ -85,5 +85,11 @@ export class StreamCollector {
 
 /** A capture of a string that is already complete (an adapter that does not stream). */
 export function captureString(text: string, edge: number): StreamCapture {
-  return { total: text.length, head: text.slice(0, edge), tail: text.slice(Math.max(0, text.length - edge)), full: text, complete: true };
+  return {
+    total: text.length,
+    head: text.slice(0, edge),
+    tail: text.slice(Math.max(0, text.length - edge)),
+    full: text,
+    complete: true,
+  };
 }

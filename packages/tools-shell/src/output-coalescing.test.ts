@@ -43,7 +43,11 @@ describe('execute: live output', () => {
 
   it('1,500 one-byte writes become a bounded number of events that add up to every byte', async () => {
     // `node -e` runs inline code: the classifier asks for it unless an allow rule covers it.
-    const run = await runSteps(createShellToolConfig({ allow: ['node -e'] }), ws.sandbox, calls(['tiny', 'execute', { command: tinyWrites(1500) }]));
+    const run = await runSteps(
+      createShellToolConfig({ allow: ['node -e'] }),
+      ws.sandbox,
+      calls(['tiny', 'execute', { command: tinyWrites(1500) }]),
+    );
     const call = run.events.find((e) => e.type === 'tool-call')!;
     const result = run.events.find((e) => e.type === 'tool-result')!;
     const outputs = run.events.filter((e) => e.type === 'tool-output');
@@ -65,7 +69,8 @@ describe('execute: live output', () => {
 
 describe('execute: sandbox notices', () => {
   it('a hook planted by the command is undone, and the model is told', async () => {
-    const command = "git init -q repo && printf '#!/bin/sh\\necho planted\\n' > repo/.git/hooks/pre-commit && chmod +x repo/.git/hooks/pre-commit && echo ok";
+    const command =
+      "git init -q repo && printf '#!/bin/sh\\necho planted\\n' > repo/.git/hooks/pre-commit && chmod +x repo/.git/hooks/pre-commit && echo ok";
     // Writing into .git needs a person's approval; approved here, so that only the sandbox's guard stands in the way.
     const confirmation = createConfirmationGate({ ask: async () => ({ approved: true }) });
     const run = await runSteps(shellToolConfig, ws.sandbox, calls(['plant', 'execute', { command }]), { confirmation });
@@ -77,12 +82,20 @@ describe('execute: sandbox notices', () => {
 describe('execute: input errors at the parameters stage, before confirmation', () => {
   function gate() {
     const asked: string[] = [];
-    return { asked, gate: createConfirmationGate({ ask: async (request) => (asked.push(String(request.target)), { approved: true }) }) };
+    return {
+      asked,
+      gate: createConfirmationGate({ ask: async (request) => (asked.push(String(request.target)), { approved: true }) }),
+    };
   }
 
   it('a NUL byte in a high-impact command', async () => {
     const { asked, gate: confirmation } = gate();
-    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['nul', 'execute', { command: 'rm -rf nul-dir\0; touch nul-ran' }]), { confirmation });
+    const run = await runSteps(
+      shellToolConfig,
+      ws.sandbox,
+      calls(['nul', 'execute', { command: 'rm -rf nul-dir\0; touch nul-ran' }]),
+      { confirmation },
+    );
     const result = run.events.find((e) => e.type === 'tool-result');
     expect(result).toMatchObject({ error: { stage: 'parameters' } });
     expect(run.seen('nul').text).toMatch(/NUL byte/);

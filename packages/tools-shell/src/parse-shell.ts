@@ -229,7 +229,11 @@ class Reader {
   }
 
   /** Reads the inside of a double-quoted string (or an unquoted here-doc body when `terminator` is undefined). */
-  doubleQuoted(start: number, subs: string[], terminator: '"' | undefined): { text: string; end: number; expansion: boolean; closed: boolean } {
+  doubleQuoted(
+    start: number,
+    subs: string[],
+    terminator: '"' | undefined,
+  ): { text: string; end: number; expansion: boolean; closed: boolean } {
     const input = this.input;
     let i = start;
     let text = '';
@@ -375,7 +379,13 @@ class Reader {
         i = end;
         continue;
       }
-      if (c === '[' && i === start && (input[i + 1] === undefined || META.has(input[i + 1]!) || (input[i + 1] === '[' && (input[i + 2] === undefined || META.has(input[i + 2]!))))) {
+      if (
+        c === '[' &&
+        i === start &&
+        (input[i + 1] === undefined ||
+          META.has(input[i + 1]!) ||
+          (input[i + 1] === '[' && (input[i + 2] === undefined || META.has(input[i + 2]!))))
+      ) {
         // `[` and `[[` as command words (test), not globs.
         const word = input[i + 1] === '[' ? '[[' : '[';
         addLiteral(word);
@@ -411,7 +421,11 @@ class Reader {
       i += 1;
     }
     let kind: ShellWordKind = 'literal';
-    if (dynamic) kind = prefix.length > 0 && !prefix.startsWith('-') && (!splits || /^[^\s]*\//.test(prefix) || prefix.startsWith('~')) ? 'path-like' : 'dynamic';
+    if (dynamic)
+      kind =
+        prefix.length > 0 && !prefix.startsWith('-') && (!splits || /^[^\s]*\//.test(prefix) || prefix.startsWith('~'))
+          ? 'path-like'
+          : 'dynamic';
     // An unquoted expansion after a prefix still splits into several words: only a path prefix
     // keeps every resulting word from being an option.
     if (kind === 'path-like' && splits && !prefix.includes('/') && !prefix.startsWith('~')) kind = 'dynamic';
@@ -570,7 +584,11 @@ export function parseShellScript(input: string): ShellScript {
   let depth = 0;
   let forHeader: 'name' | 'in' | 'words' | undefined;
   const finish = () => {
-    if (current && (current.argv.length > 0 || current.assignments.length > 0 || current.redirections.length > 0 || current.keyword)) commands.push(current);
+    if (
+      current &&
+      (current.argv.length > 0 || current.assignments.length > 0 || current.redirections.length > 0 || current.keyword)
+    )
+      commands.push(current);
     current = undefined;
     forHeader = undefined;
   };
@@ -617,7 +635,8 @@ export function parseShellScript(input: string): ShellScript {
         if (word.text === 'for') {
           current = { ...emptyCommand(pipeline, pipelineIndex), keyword: 'for' };
           forHeader = 'name';
-          if (tokens[t + 1]?.kind === 'op' && (tokens[t + 1] as { value: string }).value === '(') reader.problem('an arithmetic for (( … )) loop');
+          if (tokens[t + 1]?.kind === 'op' && (tokens[t + 1] as { value: string }).value === '(')
+            reader.problem('an arithmetic for (( … )) loop');
           continue;
         }
         if (word.text === '[[') {
@@ -631,7 +650,10 @@ export function parseShellScript(input: string): ShellScript {
               current.argv.push(next.word);
               if (next.word.text === ']]') break;
             } else if (next.kind === 'redir') current.argv.push({ text: next.op, kind: 'literal', quoted: false });
-            else if (next.kind === 'op' && (next.value === '&&' || next.value === '||' || next.value === '(' || next.value === ')')) {
+            else if (
+              next.kind === 'op' &&
+              (next.value === '&&' || next.value === '||' || next.value === '(' || next.value === ')')
+            ) {
               current.argv.push({ text: next.value, kind: 'literal', quoted: false });
             } else {
               reader.problem('an unterminated [[ … ]]');
@@ -663,7 +685,11 @@ export function parseShellScript(input: string): ShellScript {
       }
       t += 1;
       current.substitutions.push(...next.subs);
-      const redirection: ShellRedirection = { op: token.op, target: next.word, ...(token.fd === undefined ? {} : { fd: token.fd }) };
+      const redirection: ShellRedirection = {
+        op: token.op,
+        target: next.word,
+        ...(token.fd === undefined ? {} : { fd: token.fd }),
+      };
       if (next.heredoc) {
         redirection.body = next.heredoc.body ?? '';
         current.substitutions.push(...next.heredoc.subs);
@@ -674,8 +700,10 @@ export function parseShellScript(input: string): ShellScript {
     }
     const op = token.value;
     if (op === '(') {
-      if (current && (current.argv.length > 0 || current.assignments.length > 0)) reader.problem('a ( in the middle of a command');
-      if (tokens[t + 1]?.kind === 'op' && (tokens[t + 1] as { value: string }).value === '(') reader.problem('an arithmetic (( … )) command');
+      if (current && (current.argv.length > 0 || current.assignments.length > 0))
+        reader.problem('a ( in the middle of a command');
+      if (tokens[t + 1]?.kind === 'op' && (tokens[t + 1] as { value: string }).value === '(')
+        reader.problem('an arithmetic (( … )) command');
       finish();
       depth += 1;
       continue;
@@ -727,7 +755,9 @@ const WRAPPERS_WITH_OPTIONS: Record<string, { argOptions: readonly string[] }> =
   watch: { argOptions: ['-n', '-d'] },
   busybox: { argOptions: [] },
   flock: { argOptions: ['-w', '-E', '--timeout', '--conflict-exit-code'] },
-  xargs: { argOptions: ['-I', '-n', '-P', '-L', '-d', '-E', '-s', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file'] },
+  xargs: {
+    argOptions: ['-I', '-n', '-P', '-L', '-d', '-E', '-s', '-a', '--max-args', '--max-procs', '--delimiter', '--arg-file'],
+  },
 };
 
 /**

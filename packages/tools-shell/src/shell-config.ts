@@ -1,7 +1,12 @@
 import type { CompactDecision, CompactHookArgs, ServerToolConfig } from '@aibuddy/registry';
 import { formatExecuteModelView } from './exec-result.js';
 import type { ExecuteOutput } from './exec-result.js';
-import { createExecuteTool, DEFAULT_EXECUTE_TIMEOUT_MS, EXECUTE_MAX_MODEL_CHARS, MAX_EXECUTE_TIMEOUT_MS } from './execute-tool.js';
+import {
+  createExecuteTool,
+  DEFAULT_EXECUTE_TIMEOUT_MS,
+  EXECUTE_MAX_MODEL_CHARS,
+  MAX_EXECUTE_TIMEOUT_MS,
+} from './execute-tool.js';
 import type { ExecuteToolOptions } from './execute-tool.js';
 import './sandbox-service.js';
 
@@ -42,7 +47,7 @@ export function createShellToolConfig(options: ShellToolConfigOptions = {}): Ser
         `execute runs shell commands in the workspace. timeout is in seconds (default ${defaultSeconds}, at most ${maxSeconds}); the process tree is killed when it passes.`,
         `You see at most ${maxChars} characters of output (head and tail, with the exact count omitted); filter long output with grep/head/tail instead of printing it all.`,
         'A non-zero exit code is a result to read, not a failure of the tool.',
-        'Only commands proven harmless (read-only programs such as ls, cat, rg, find, git status/diff/log) or covered by the host\'s allow rules run at once; anything else needs a person\'s confirmation, so prefer plain read-only commands and the file tools.',
+        "Only commands proven harmless (read-only programs such as ls, cat, rg, find, git status/diff/log) or covered by the host's allow rules run at once; anything else needs a person's confirmation, so prefer plain read-only commands and the file tools.",
         'After changing files, verify: run the tests or build that cover the change.',
       ].join('\n'),
     hooks: { compact: compactExecute },

@@ -26,7 +26,10 @@ const IGNORABLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g;
 
 /** True when a path segment names a `.git` folder or file, however a file system may spell it. */
 export function isGitSegment(segment: string): boolean {
-  const s = segment.replace(IGNORABLE, '').replace(/[. ]+$/, '').toLowerCase();
+  const s = segment
+    .replace(IGNORABLE, '')
+    .replace(/[. ]+$/, '')
+    .toLowerCase();
   return s === '.git' || s === 'git~1';
 }
 
@@ -52,7 +55,8 @@ export function normaliseWorkspacePath(path: string, workspaceRoot?: string): st
 /** Why a workspace-relative path is protected, or `undefined`. */
 export function protectedReason(normalised: string, protectedPaths: readonly string[] = []): string | undefined {
   const segments = normalised.split('/');
-  if (segments.some(isGitSegment)) return 'it is inside a .git folder (repository configuration and hooks run code on later git commands)';
+  if (segments.some(isGitSegment))
+    return 'it is inside a .git folder (repository configuration and hooks run code on later git commands)';
   for (const entry of protectedPaths) {
     const p = normaliseWorkspacePath(entry);
     if (p === undefined || p === '.') continue;
@@ -71,7 +75,8 @@ export function writeTargetProblem(target: ShellWord, options: WriteTargetOption
   if (target.kind === 'literal' && HARMLESS_DEVICES.test(target.text)) return undefined;
   if (target.kind !== 'literal') return `writes to ${target.text}, a file name only known when the command runs`;
   if (target.text.startsWith('~')) return `writes to ${target.text}, outside the workspace`;
-  const path = options.cwd && !target.text.startsWith('/') ? posix.join(options.cwd.replace(/\\/g, '/'), target.text) : target.text;
+  const path =
+    options.cwd && !target.text.startsWith('/') ? posix.join(options.cwd.replace(/\\/g, '/'), target.text) : target.text;
   const normal = normaliseWorkspacePath(path, options.workspaceRoot);
   if (normal === undefined) return `writes to ${target.text}, outside the workspace`;
   const reason = protectedReason(normal, options.protectedPaths);

@@ -42,7 +42,10 @@ export const api = {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ toolCallId: request.toolCallId, inputDigest: request.inputDigest, approved, reason }),
     }).then((r) => json<{ ok: true }>(r)),
-  stop: (taskId: string) => fetch(`/api/tasks/${encodeURIComponent(taskId)}/stop`, { method: 'POST' }).then((r) => json<{ stopped: boolean }>(r)),
+  stop: (taskId: string) =>
+    fetch(`/api/tasks/${encodeURIComponent(taskId)}/stop`, { method: 'POST' }).then((r) => json<{ stopped: boolean }>(r)),
   raw: (taskId: string, toolCallId: string, offset: number) =>
-    fetch(`/api/tasks/${encodeURIComponent(taskId)}/calls/${encodeURIComponent(toolCallId)}/raw?offset=${offset}&limit=4000`).then((r) => json<RawPage>(r)),
+    fetch(
+      `/api/tasks/${encodeURIComponent(taskId)}/calls/${encodeURIComponent(toolCallId)}/raw?offset=${offset}&limit=4000`,
+    ).then((r) => json<RawPage>(r)),
 };

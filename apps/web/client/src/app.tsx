@@ -20,6 +20,7 @@ export function App() {
   const transport = useMemo(() => new DefaultChatTransport<UIMessage>({ api: '/api/chat' }), []);
   const chat = useChat<UIMessage>({ transport, onData: (part) => live.onData(part as DataPart) });
   const busy = chat.status === 'submitted' || chat.status === 'streaming';
+  const { setPending } = live;
 
   useEffect(() => {
     api
@@ -27,11 +28,11 @@ export function App() {
       .then((s) => {
         setState(s);
         // After a reload the run goes on at the server: its waiting confirmations come back here.
-        live.setPending(s.pending);
+        setPending(s.pending);
         if (s.model === 'demo') setInput(DEMO_TASK);
       })
       .catch((error: Error) => setLoadError(error.message));
-  }, []);
+  }, [setPending]);
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
@@ -70,7 +71,13 @@ export function App() {
         ) : null}
       </section>
       <form className="composer" onSubmit={submit}>
-        <textarea aria-label="Task" value={input} onChange={(e) => setInput(e.target.value)} rows={2} placeholder="What should the agent do?" />
+        <textarea
+          aria-label="Task"
+          value={input}
+          onChange={(e) => setInput(e.target.value)}
+          rows={2}
+          placeholder="What should the agent do?"
+        />
         {busy ? (
           <button type="button" className="stop" onClick={stop}>
             Stop
@@ -81,7 +88,13 @@ export function App() {
           </button>
         )}
       </form>
-      {live.pending[0] ? <ConfirmDialog key={live.pending[0].toolCallId} request={live.pending[0]} onAnswered={(id) => live.setPending((p) => p.filter((x) => x.toolCallId !== id))} /> : null}
+      {live.pending[0] ? (
+        <ConfirmDialog
+          key={live.pending[0].toolCallId}
+          request={live.pending[0]}
+          onAnswered={(id) => live.setPending((p) => p.filter((x) => x.toolCallId !== id))}
+        />
+      ) : null}
     </main>
   );
 }

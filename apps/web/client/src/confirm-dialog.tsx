@@ -3,7 +3,13 @@ import { api } from './api.js';
 import type { PendingConfirmation } from './api.js';
 
 /** Asks the person about ONE call: the answer names that call and its input digest. */
-export function ConfirmDialog({ request, onAnswered }: { request: PendingConfirmation; onAnswered: (toolCallId: string) => void }) {
+export function ConfirmDialog({
+  request,
+  onAnswered,
+}: {
+  request: PendingConfirmation;
+  onAnswered: (toolCallId: string) => void;
+}) {
   const [error, setError] = useState<string | undefined>();
   const [sending, setSending] = useState(false);
   const answer = (approved: boolean) => {
@@ -16,7 +22,13 @@ export function ConfirmDialog({ request, onAnswered }: { request: PendingConfirm
   };
   return (
     <div className="backdrop">
-      <div className="dialog" role="dialog" aria-modal="true" aria-labelledby="confirm-title" data-tool-call-id={request.toolCallId}>
+      <div
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="confirm-title"
+        data-tool-call-id={request.toolCallId}
+      >
         <h2 id="confirm-title">Confirm {request.toolName}?</h2>
         <dl>
           <dt>Target</dt>

@@ -22,12 +22,11 @@ export function useLiveState() {
   const [pending, setPending] = useState<PendingConfirmation[]>([]);
   const started = useRef(new Map<string, number>());
 
-  const call = (prev: Record<string, LiveCall>, id: string): LiveCall => {
-    if (!started.current.has(id)) started.current.set(id, Date.now());
-    return prev[id] ?? { stdout: '', stderr: '', startedAt: started.current.get(id)! };
-  };
-
   const onData = useCallback((part: DataPart) => {
+    const call = (prev: Record<string, LiveCall>, id: string): LiveCall => {
+      if (!started.current.has(id)) started.current.set(id, Date.now());
+      return prev[id] ?? { stdout: '', stderr: '', startedAt: started.current.get(id)! };
+    };
     switch (part.type) {
       case 'data-tool-output': {
         const d = part.data as { toolCallId: string; stream: 'stdout' | 'stderr'; chunk: string };
@@ -50,7 +49,13 @@ export function useLiveState() {
       case 'data-confirm-decision': {
         const d = part.data as { toolCallId: string; approved: boolean; reason?: string };
         setPending((prev) => prev.filter((p) => p.toolCallId !== d.toolCallId));
-        setCalls((prev) => ({ ...prev, [d.toolCallId]: { ...call(prev, d.toolCallId), decision: { approved: d.approved, ...(d.reason ? { reason: d.reason } : {}) } } }));
+        setCalls((prev) => ({
+          ...prev,
+          [d.toolCallId]: {
+            ...call(prev, d.toolCallId),
+            decision: { approved: d.approved, ...(d.reason ? { reason: d.reason } : {}) },
+          },
+        }));
         break;
       }
       default:

@@ -27,10 +27,12 @@ export function MessageView({ message, live, taskId }: { message: UIMessage; liv
   }
   return (
     <article className={`message ${message.role}`}>
+      {/* Parts only ever grow at the end of a streamed message, so their position is a stable key. */}
       {message.parts.map((part, index) => {
         switch (part.type) {
           case 'text':
             return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: parts are append-only; the position never changes.
               <p key={index} className="text">
                 {part.text}
               </p>
@@ -50,16 +52,23 @@ export function MessageView({ message, live, taskId }: { message: UIMessage; liv
           case 'data-tools-joined': {
             const d = part.data as { names: string[] };
             return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: parts are append-only; the position never changes.
               <p key={index} className="joined">
-                joined the tool set: {d.names.map((n) => <code key={n}>{n}</code>)}
+                joined the tool set:{' '}
+                {d.names.map((n) => (
+                  <code key={n}>{n}</code>
+                ))}
               </p>
             );
           }
           case 'data-run': {
             const d = part.data as { status: string; steps: number; error?: { stage: string; message: string } };
             return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: parts are append-only; the position never changes.
               <p key={index} className={`run-end ${d.status}`} data-status={d.status}>
-                {d.status === 'completed' ? `✔ done in ${d.steps} model calls` : `run ${d.status}${d.error ? ` at ${d.error.stage}: ${d.error.message}` : ''}`}
+                {d.status === 'completed'
+                  ? `✔ done in ${d.steps} model calls`
+                  : `run ${d.status}${d.error ? ` at ${d.error.stage}: ${d.error.message}` : ''}`}
               </p>
             );
           }

@@ -26,7 +26,12 @@ export function RawView({ taskId, toolCallId }: { taskId: string; toolCallId: st
         <button type="button" disabled={page.offset === 0} onClick={() => setOffset(Math.max(0, page.offset - 4000))}>
           previous
         </button>
-        <button type="button" className="raw-next" disabled={page.nextOffset === null} onClick={() => page.nextOffset !== null && setOffset(page.nextOffset)}>
+        <button
+          type="button"
+          className="raw-next"
+          disabled={page.nextOffset === null}
+          onClick={() => page.nextOffset !== null && setOffset(page.nextOffset)}
+        >
           next
         </button>
       </div>

@@ -36,11 +36,12 @@ function useElapsed(since: number, running: boolean): number {
 /** Live output that keeps the newest line in view while it streams. */
 function LiveOutput({ text, label }: { text: string; label: string }) {
   const ref = useRef<HTMLPreElement>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the effect scrolls each time new text arrives.
   useEffect(() => {
     if (ref.current) ref.current.scrollTop = ref.current.scrollHeight;
   }, [text]);
   return (
-    <pre ref={ref} className={`output ${label}`} aria-label={label}>
+    <pre ref={ref} className={`output ${label}`} role="log" aria-label={label}>
       {text}
     </pre>
   );

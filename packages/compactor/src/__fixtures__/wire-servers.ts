@@ -86,7 +86,8 @@ export function anthropicViolations(body: Record<string, unknown>): string[] {
       let seenOther = false;
       for (const block of blocks) {
         if (block.type === 'tool_result') {
-          if (!uses.has(block.tool_use_id)) problems.push(`tool_result ${block.tool_use_id} answers no tool_use of the previous message`);
+          if (!uses.has(block.tool_use_id))
+            problems.push(`tool_result ${block.tool_use_id} answers no tool_use of the previous message`);
           if (seenOther) problems.push('tool_result blocks must come first in a user message');
         } else seenOther = true;
       }
@@ -158,7 +159,13 @@ export function startOpenAIResponsesServer(validate: Validator = openaiResponses
           content: [{ type: 'output_text', text: 'history accepted', annotations: [] }],
         },
       ],
-      usage: { input_tokens: 10, output_tokens: 3, total_tokens: 13, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } },
+      usage: {
+        input_tokens: 10,
+        output_tokens: 3,
+        total_tokens: 13,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens_details: { reasoning_tokens: 0 },
+      },
     }),
     (problems) => ({ error: { message: problems.join('; '), type: 'invalid_request_error', param: 'input', code: null } }),
   );

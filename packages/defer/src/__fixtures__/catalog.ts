@@ -8,8 +8,37 @@ import type { CreateAiToolsOptions } from '@aibuddy/runtime';
 import { createActiveSet, createToolSearchConfig, decideDeferral, staticCatalog } from '@aibuddy/discovery';
 import type { ActiveSet, DeferralDecision, ToolSearchPresentation } from '@aibuddy/discovery';
 
-const VERBS = ['create', 'list', 'get', 'update', 'delete', 'search', 'archive', 'export', 'import', 'sync', 'merge', 'assign', 'label', 'comment', 'close', 'reopen', 'watch', 'star', 'fork', 'publish'];
-const NOUNS: Record<string, string> = { github: 'issue', slack: 'message', sentry: 'event', grafana: 'dashboard', splunk: 'report', jira: 'ticket', notion: 'page' };
+const VERBS = [
+  'create',
+  'list',
+  'get',
+  'update',
+  'delete',
+  'search',
+  'archive',
+  'export',
+  'import',
+  'sync',
+  'merge',
+  'assign',
+  'label',
+  'comment',
+  'close',
+  'reopen',
+  'watch',
+  'star',
+  'fork',
+  'publish',
+];
+const NOUNS: Record<string, string> = {
+  github: 'issue',
+  slack: 'message',
+  sentry: 'event',
+  grafana: 'dashboard',
+  splunk: 'report',
+  jira: 'ticket',
+  notion: 'page',
+};
 
 export interface CatalogOptions {
   /** Servers and how many tools each has. */
@@ -28,14 +57,22 @@ export interface Catalog {
   core: string[];
 }
 
-function buildCatalogDefinitions(options: CatalogOptions): { resolved: ResolvedTool[]; decision: DeferralDecision; core: string[] } {
+function buildCatalogDefinitions(options: CatalogOptions): {
+  resolved: ResolvedTool[];
+  decision: DeferralDecision;
+  core: string[];
+} {
   const calls = options.calls ?? [];
   const resolved: ResolvedTool[] = [];
   const core = [
     defineTool({
       name: 'read_file',
       description: 'Reads a file of the workspace.',
-      inputSchema: { type: 'object', properties: { path: { type: 'string', description: 'Workspace-relative path.' } }, required: ['path'] },
+      inputSchema: {
+        type: 'object',
+        properties: { path: { type: 'string', description: 'Workspace-relative path.' } },
+        required: ['path'],
+      },
       execute: (input: unknown) => ({ content: `content of ${(input as { path: string }).path}` }),
     }),
     defineTool({
@@ -95,8 +132,16 @@ export function buildCatalog(options: CatalogOptions): Catalog {
     }),
   );
   const config = createToolSearchConfig({ catalog, ...(options.presentation ? { presentation: options.presentation } : {}) });
-  const search = (config.create({ services: {}, task: {} }) as AnyToolDefinition[]).map((definition) => ({ configKey: config.key, core: true, definition }));
-  return { tools: createAiTools([...built.resolved, ...search], { heartbeatIntervalMs: 0, ...options.runtime }), decision: built.decision, core: built.core };
+  const search = (config.create({ services: {}, task: {} }) as AnyToolDefinition[]).map((definition) => ({
+    configKey: config.key,
+    core: true,
+    definition,
+  }));
+  return {
+    tools: createAiTools([...built.resolved, ...search], { heartbeatIntervalMs: 0, ...options.runtime }),
+    decision: built.decision,
+    core: built.core,
+  };
 }
 
 /**
@@ -109,14 +154,22 @@ export async function buildCatalogWithDiscovery(options: CatalogOptions): Promis
   const definitions = new Map<string, AnyToolDefinition>();
   for (const r of base.resolved) definitions.set(r.definition.name, r.definition);
   const deferredNames = plain.decision.deferred.map((d) => d.name);
-  const activeSet = createActiveSet({ core: [...plain.core, 'tool_search'], direct: plain.decision.direct, deferred: deferredNames });
+  const activeSet = createActiveSet({
+    core: [...plain.core, 'tool_search'],
+    direct: plain.decision.direct,
+    deferred: deferredNames,
+  });
   const catalog = staticCatalog(
     plain.decision.deferred.map((d) => {
       const def = definitions.get(d.name)!;
       return { name: d.name, description: def.description, inputSchema: def.inputJsonSchema, server: d.server };
     }),
   );
-  const search = await resolveToolSet({ configs: [createToolSearchConfig({ catalog, activeSet, ...(options.presentation ? { presentation: options.presentation } : {}) })] });
+  const search = await resolveToolSet({
+    configs: [
+      createToolSearchConfig({ catalog, activeSet, ...(options.presentation ? { presentation: options.presentation } : {}) }),
+    ],
+  });
   const tools = createAiTools([...base.resolved, ...search.tools], { heartbeatIntervalMs: 0, ...options.runtime });
   return { tools, decision: plain.decision, core: plain.core, activeSet };
 }

@@ -47,11 +47,14 @@ export function checkAnthropicRequest(body: any): string | undefined {
     if (m.role !== 'user' || !Array.isArray(m.content)) continue;
     const prev = messages[i - 1];
     const uses = new Set(
-      Array.isArray(prev?.content) ? (prev!.content as Array<{ type: string; id?: string }>).filter((b) => b.type === 'tool_use').map((b) => b.id) : [],
+      Array.isArray(prev?.content)
+        ? (prev!.content as Array<{ type: string; id?: string }>).filter((b) => b.type === 'tool_use').map((b) => b.id)
+        : [],
     );
     for (const block of m.content as Array<{ type: string; tool_use_id?: string; content?: unknown }>) {
       if (block.type !== 'tool_result') continue;
-      if (!uses.has(block.tool_use_id)) return `messages.${i}: tool_result ${block.tool_use_id} does not answer a tool_use of the previous assistant turn.`;
+      if (!uses.has(block.tool_use_id))
+        return `messages.${i}: tool_result ${block.tool_use_id} does not answer a tool_use of the previous assistant turn.`;
       for (const c of Array.isArray(block.content) ? (block.content as Array<{ type: string; tool_name?: string }>) : []) {
         if (c.type === 'tool_reference' && !deferred.has(c.tool_name)) {
           return `messages.${i}: tool_reference "${c.tool_name}" must name a tool sent with defer_loading: true.`;
@@ -106,22 +109,43 @@ function streamEvents(turn: AnthropicTurn, id: string, model: string): Array<{ e
       event: 'message_start',
       data: {
         type: 'message_start',
-        message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } },
+        message: {
+          id,
+          type: 'message',
+          role: 'assistant',
+          model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
+        },
       },
     },
   ];
   turn.content.forEach((block, index) => {
     if (block.type === 'text') {
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } } });
-      events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: (block as { text: string }).text } } });
+      events.push({
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
+      });
+      events.push({
+        event: 'content_block_delta',
+        data: { type: 'content_block_delta', index, delta: { type: 'text_delta', text: (block as { text: string }).text } },
+      });
     } else if (block.type === 'tool_use' || block.type === 'server_tool_use') {
       const b = block as { id: string; name: string; input: unknown };
-      events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: { type: block.type, id: b.id, name: b.name, input: {} } } });
+      events.push({
+        event: 'content_block_start',
+        data: { type: 'content_block_start', index, content_block: { type: block.type, id: b.id, name: b.name, input: {} } },
+      });
       // Split the input JSON in two deltas, as the API streams partial JSON.
       const json = JSON.stringify(b.input ?? {});
       const half = Math.floor(json.length / 2);
       for (const partial of [json.slice(0, half), json.slice(half)]) {
-        events.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: partial } } });
+        events.push({
+          event: 'content_block_delta',
+          data: { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: partial } },
+        });
       }
     } else {
       events.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: block } });
@@ -130,14 +154,21 @@ function streamEvents(turn: AnthropicTurn, id: string, model: string): Array<{ e
   });
   events.push({
     event: 'message_delta',
-    data: { type: 'message_delta', delta: { stop_reason: stopReasonOf(turn), stop_sequence: null }, usage: { output_tokens: usage.output_tokens } },
+    data: {
+      type: 'message_delta',
+      delta: { stop_reason: stopReasonOf(turn), stop_sequence: null },
+      usage: { output_tokens: usage.output_tokens },
+    },
   });
   events.push({ event: 'message_stop', data: { type: 'message_stop' } });
   return events;
 }
 
 /** Starts an Anthropic Messages API server on 127.0.0.1 answering with `script`. */
-export async function startAnthropicWireServer(script: AnthropicScript, options: AnthropicWireServerOptions = {}): Promise<AnthropicWireServer> {
+export async function startAnthropicWireServer(
+  script: AnthropicScript,
+  options: AnthropicWireServerOptions = {},
+): Promise<AnthropicWireServer> {
   const server = await startLoopbackServer({
     '/v1/messages': (request: RecordedRequest, res, index) => {
       const body = request.body as { model?: string; stream?: boolean };

@@ -73,7 +73,13 @@ export interface OpenAIWireServer extends LoopbackServer {
 
 /** An assistant message item. */
 export function messageItem(id: string, text: string): ResponsesItem {
-  return { type: 'message', id, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [], logprobs: [] }] };
+  return {
+    type: 'message',
+    id,
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text, annotations: [], logprobs: [] }],
+  };
 }
 
 /** A function call item (`namespace` for tools inside a tool namespace). */
@@ -108,34 +114,93 @@ function pick<T>(script: T[] | ((body: any, index: number) => T), body: any, ind
 
 function usageOf(turn: ResponsesTurn) {
   const u = turn.usage ?? { input_tokens: 10, output_tokens: 5 };
-  return { ...u, total_tokens: u.input_tokens + u.output_tokens, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } };
+  return {
+    ...u,
+    total_tokens: u.input_tokens + u.output_tokens,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: 0 },
+  };
 }
 
 function responsesStream(turn: ResponsesTurn, id: string, model: string) {
   const created = Math.floor(Date.now() / 1000);
   const events: Array<{ event: string; data: Record<string, unknown> }> = [];
   let seq = 0;
-  const push = (data: Record<string, unknown>) => events.push({ event: data.type as string, data: { ...data, sequence_number: seq++ } });
-  push({ type: 'response.created', response: { id, object: 'response', created_at: created, model, status: 'in_progress', output: [] } });
+  const push = (data: Record<string, unknown>) =>
+    events.push({ event: data.type as string, data: { ...data, sequence_number: seq++ } });
+  push({
+    type: 'response.created',
+    response: { id, object: 'response', created_at: created, model, status: 'in_progress', output: [] },
+  });
   turn.output.forEach((item, outputIndex) => {
     if (item.type === 'message') {
       const text = ((item.content as Array<{ text: string }>)[0]?.text ?? '') as string;
-      push({ type: 'response.output_item.added', output_index: outputIndex, item: { type: 'message', id: item.id, role: 'assistant', status: 'in_progress', content: [] } });
-      push({ type: 'response.content_part.added', item_id: item.id, output_index: outputIndex, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } });
-      push({ type: 'response.output_text.delta', item_id: item.id, output_index: outputIndex, content_index: 0, delta: text, logprobs: [] });
-      push({ type: 'response.output_text.done', item_id: item.id, output_index: outputIndex, content_index: 0, text, logprobs: [] });
+      push({
+        type: 'response.output_item.added',
+        output_index: outputIndex,
+        item: { type: 'message', id: item.id, role: 'assistant', status: 'in_progress', content: [] },
+      });
+      push({
+        type: 'response.content_part.added',
+        item_id: item.id,
+        output_index: outputIndex,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [] },
+      });
+      push({
+        type: 'response.output_text.delta',
+        item_id: item.id,
+        output_index: outputIndex,
+        content_index: 0,
+        delta: text,
+        logprobs: [],
+      });
+      push({
+        type: 'response.output_text.done',
+        item_id: item.id,
+        output_index: outputIndex,
+        content_index: 0,
+        text,
+        logprobs: [],
+      });
       push({ type: 'response.output_item.done', output_index: outputIndex, item });
     } else if (item.type === 'function_call') {
-      push({ type: 'response.output_item.added', output_index: outputIndex, item: { ...item, arguments: '', status: 'in_progress' } });
-      push({ type: 'response.function_call_arguments.delta', item_id: item.id, output_index: outputIndex, delta: item.arguments });
-      push({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: outputIndex, arguments: item.arguments });
+      push({
+        type: 'response.output_item.added',
+        output_index: outputIndex,
+        item: { ...item, arguments: '', status: 'in_progress' },
+      });
+      push({
+        type: 'response.function_call_arguments.delta',
+        item_id: item.id,
+        output_index: outputIndex,
+        delta: item.arguments,
+      });
+      push({
+        type: 'response.function_call_arguments.done',
+        item_id: item.id,
+        output_index: outputIndex,
+        arguments: item.arguments,
+      });
       push({ type: 'response.output_item.done', output_index: outputIndex, item });
     } else {
       push({ type: 'response.output_item.added', output_index: outputIndex, item: { ...item, status: 'in_progress' } });
       push({ type: 'response.output_item.done', output_index: outputIndex, item });
     }
   });
-  push({ type: 'response.completed', response: { id, object: 'response', created_at: created, model, status: 'completed', output: turn.output, usage: usageOf(turn), incomplete_details: null } });
+  push({
+    type: 'response.completed',
+    response: {
+      id,
+      object: 'response',
+      created_at: created,
+      model,
+      status: 'completed',
+      output: turn.output,
+      usage: usageOf(turn),
+      incomplete_details: null,
+    },
+  });
   return events;
 }
 
@@ -147,10 +212,26 @@ function chatStream(turn: ChatTurn, id: string, model: string) {
   const events = [chunk({ role: 'assistant', content: '' }, null)];
   if (turn.text) events.push(chunk({ content: turn.text }, null));
   (turn.toolCalls ?? []).forEach((c, index) =>
-    events.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }] }, null)),
+    events.push(
+      chunk(
+        {
+          tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }],
+        },
+        null,
+      ),
+    ),
   );
   events.push(chunk({}, turn.toolCalls?.length ? 'tool_calls' : 'stop'));
-  events.push({ data: { id, object: 'chat.completion.chunk', created, model, choices: [], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } } as never });
+  events.push({
+    data: {
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      choices: [],
+      usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+    } as never,
+  });
   return events;
 }
 
@@ -208,7 +289,13 @@ export async function startOpenAIWireServer(
               role: 'assistant',
               content: turn.text ?? null,
               ...(turn.toolCalls?.length
-                ? { tool_calls: turn.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) }
+                ? {
+                    tool_calls: turn.toolCalls.map((c) => ({
+                      id: c.id,
+                      type: 'function',
+                      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+                    })),
+                  }
                 : {}),
             },
             finish_reason: turn.toolCalls?.length ? 'tool_calls' : 'stop',

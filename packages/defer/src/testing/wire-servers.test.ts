@@ -40,8 +40,16 @@ describe('Anthropic wire server checks', () => {
         { role: 'user', content },
       ],
     });
-    expect(checkAnthropicRequest(turn([{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'tool_reference', tool_name: 'b' }] }]))).toBeUndefined();
-    expect(checkAnthropicRequest(turn([{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'tool_reference', tool_name: 'a' }] }]))).toMatch(/defer_loading/);
+    expect(
+      checkAnthropicRequest(
+        turn([{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'tool_reference', tool_name: 'b' }] }]),
+      ),
+    ).toBeUndefined();
+    expect(
+      checkAnthropicRequest(
+        turn([{ type: 'tool_result', tool_use_id: 't1', content: [{ type: 'tool_reference', tool_name: 'a' }] }]),
+      ),
+    ).toMatch(/defer_loading/);
     expect(checkAnthropicRequest(turn([{ type: 'tool_result', tool_use_id: 'zz', content: 'x' }]))).toMatch(/does not answer/);
     expect(checkAnthropicRequest({ tools: [{ name: 'a' }, { name: 'a' }] })).toMatch(/unique/);
   });
@@ -52,14 +60,29 @@ describe('OpenAI wire server checks', () => {
     const server = await startOpenAIWireServer({ responses: [{ output: [] }] });
     servers.push(server);
     const model = createOpenAI({ baseURL: server.baseURL, apiKey: 'k' }).responses('gpt-5.4');
-    await expect(generateText({ model, prompt: 'x', tools: { d: deferredTool('openai') }, maxRetries: 0 })).rejects.toThrow(/defer_loading requires a tool_search tool/);
+    await expect(generateText({ model, prompt: 'x', tools: { d: deferredTool('openai') }, maxRetries: 0 })).rejects.toThrow(
+      /defer_loading requires a tool_search tool/,
+    );
   });
 
   it('flags duplicate names across namespaces, bad namespaces and orphan outputs', () => {
-    expect(checkResponsesRequest({ tools: [{ type: 'function', name: 'x' }, { type: 'namespace', name: 'n', description: 'd', tools: [{ type: 'function', name: 'x' }] }] })).toMatch(/duplicate/);
-    expect(checkResponsesRequest({ tools: [{ type: 'namespace', name: 'a.b', description: 'd', tools: [] }] })).toMatch(/invalid namespace/);
+    expect(
+      checkResponsesRequest({
+        tools: [
+          { type: 'function', name: 'x' },
+          { type: 'namespace', name: 'n', description: 'd', tools: [{ type: 'function', name: 'x' }] },
+        ],
+      }),
+    ).toMatch(/duplicate/);
+    expect(checkResponsesRequest({ tools: [{ type: 'namespace', name: 'a.b', description: 'd', tools: [] }] })).toMatch(
+      /invalid namespace/,
+    );
     expect(checkResponsesRequest({ tools: [{ type: 'namespace', name: 'n', tools: [] }] })).toMatch(/description/);
-    expect(checkResponsesRequest({ input: [{ type: 'function_call_output', call_id: 'c1', output: 'x' }] })).toMatch(/No tool call found/);
-    expect(checkResponsesRequest({ tools: [{ type: 'tool_search' }, { type: 'function', name: 'f', defer_loading: true }] })).toBeUndefined();
+    expect(checkResponsesRequest({ input: [{ type: 'function_call_output', call_id: 'c1', output: 'x' }] })).toMatch(
+      /No tool call found/,
+    );
+    expect(
+      checkResponsesRequest({ tools: [{ type: 'tool_search' }, { type: 'function', name: 'f', defer_loading: true }] }),
+    ).toBeUndefined();
   });
 });

@@ -9,8 +9,17 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
-const args = Object.fromEntries(process.argv.slice(2).map((a) => { const [k, v] = a.replace(/^--/, '').split('='); return [k, v ?? true]; }));
-const plain = (name) => ({ name, description: `The ${name} tool.`, inputSchema: { type: 'object', properties: { text: { type: 'string' } } } });
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, '').split('=');
+    return [k, v ?? true];
+  }),
+);
+const plain = (name) => ({
+  name,
+  description: `The ${name} tool.`,
+  inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+});
 const tools = [];
 if (args.deep) {
   let schema = { type: 'string' };
@@ -21,14 +30,24 @@ if (args['ref-root']) {
   tools.push({
     name: 'tree',
     description: 'Takes a tree of nodes.',
-    inputSchema: { type: 'object', properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } }, required: ['name'] },
+    inputSchema: {
+      type: 'object',
+      properties: { name: { type: 'string' }, children: { type: 'array', items: { $ref: '#' } } },
+      required: ['name'],
+    },
   });
-  tools.push({ name: 'strict', description: 'Needs a token.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['token'] } });
+  tools.push({
+    name: 'strict',
+    description: 'Needs a token.',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['token'] },
+  });
 }
 if (typeof args.tools === 'string') for (const name of args.tools.split(',')) tools.push(plain(name));
 if (args.huge) tools.push({ name: 'big', description: 'x'.repeat(Number(args.huge)), inputSchema: { type: 'object' } });
 
 const server = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: {} } });
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-server.setRequestHandler(CallToolRequestSchema, async (request) => ({ content: [{ type: 'text', text: `${request.params.name} ran with ${JSON.stringify(request.params.arguments ?? {})}` }] }));
+server.setRequestHandler(CallToolRequestSchema, async (request) => ({
+  content: [{ type: 'text', text: `${request.params.name} ran with ${JSON.stringify(request.params.arguments ?? {})}` }],
+}));
 await server.connect(new StdioServerTransport());

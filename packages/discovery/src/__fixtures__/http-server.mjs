@@ -7,7 +7,11 @@ import { CATALOG, schemaFor } from './tool-catalog.mjs';
 
 /** Starts the server; resolves to its URL and a close function. */
 export async function startHttpMcpServer({ tools: count = 3, port = 0 } = {}) {
-  const tools = CATALOG.slice(0, count).map(([name, description, params]) => ({ name, description, inputSchema: schemaFor(params) }));
+  const tools = CATALOG.slice(0, count).map(([name, description, params]) => ({
+    name,
+    description,
+    inputSchema: schemaFor(params),
+  }));
   const http = createServer(async (req, res) => {
     if (req.method !== 'POST') {
       res.writeHead(405).end();

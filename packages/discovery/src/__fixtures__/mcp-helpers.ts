@@ -27,7 +27,10 @@ export const FAST: ConnectMcpServersOptions = {
 const open = new Set<McpManager>();
 
 /** Connects servers from a raw `mcpServers` object; remembered for `closeAll`. */
-export async function connect(servers: Record<string, unknown>, options: ConnectMcpServersOptions = {}): Promise<McpManager & { events: McpServerEvent[] }> {
+export async function connect(
+  servers: Record<string, unknown>,
+  options: ConnectMcpServersOptions = {},
+): Promise<McpManager & { events: McpServerEvent[] }> {
   const events: McpServerEvent[] = [];
   const manager = await connectMcpServers(parseMcpConfig({ mcpServers: servers }), {
     ...FAST,

@@ -30,21 +30,41 @@ if (args.hang) {
   const { CATALOG, schemaFor } = await import('./tool-catalog.mjs');
   const count = Number(args.tools ?? 3);
   const pageSize = args['page-size'] ? Number(args['page-size']) : undefined;
-  const tools = CATALOG.slice(0, count).map(([name, description, params]) => ({ name, description, inputSchema: schemaFor(params) }));
+  const tools = CATALOG.slice(0, count).map(([name, description, params]) => ({
+    name,
+    description,
+    inputSchema: schemaFor(params),
+  }));
   if (args.special) {
     tools.push(
       { name: 'fail_tool', description: 'Always reports an error.', inputSchema: { type: 'object', properties: {} } },
-      { name: 'crash_tool', description: 'Crashes the server in the middle of the call.', inputSchema: { type: 'object', properties: {} } },
-      { name: 'slow_tool', description: 'Answers after a delay.', inputSchema: { type: 'object', properties: { ms: { type: 'number' } } } },
-      { name: 'add_tool', description: 'Adds a tool named by `name` and announces the change.', inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+      {
+        name: 'crash_tool',
+        description: 'Crashes the server in the middle of the call.',
+        inputSchema: { type: 'object', properties: {} },
+      },
+      {
+        name: 'slow_tool',
+        description: 'Answers after a delay.',
+        inputSchema: { type: 'object', properties: { ms: { type: 'number' } } },
+      },
+      {
+        name: 'add_tool',
+        description: 'Adds a tool named by `name` and announces the change.',
+        inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+      },
     );
   }
-  if (args['bad-schema']) tools.push({ name: 'odd_schema', description: 'Has a string input schema.', inputSchema: { type: 'string' } });
+  if (args['bad-schema'])
+    tools.push({ name: 'odd_schema', description: 'Has a string input schema.', inputSchema: { type: 'string' } });
 
-  const server = new Server({ name: 'test-server', version: '1.0.0' }, {
-    capabilities: { tools: { listChanged: true } },
-    ...(args.instructions ? { instructions: String(args.instructions) } : {}),
-  });
+  const server = new Server(
+    { name: 'test-server', version: '1.0.0' },
+    {
+      capabilities: { tools: { listChanged: true } },
+      ...(args.instructions ? { instructions: String(args.instructions) } : {}),
+    },
+  );
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     if (!pageSize) return { tools };
     const start = Number(request.params?.cursor ?? 0);
@@ -64,7 +84,11 @@ if (args.hang) {
         await new Promise((r) => setTimeout(r, Number(input.ms ?? 100)));
         return { content: [{ type: 'text', text: 'slow done' }] };
       case 'add_tool':
-        tools.push({ name: String(input.name), description: `Dynamically added tool ${input.name}.`, inputSchema: { type: 'object', properties: {} } });
+        tools.push({
+          name: String(input.name),
+          description: `Dynamically added tool ${input.name}.`,
+          inputSchema: { type: 'object', properties: {} },
+        });
         await server.sendToolListChanged();
         return { content: [{ type: 'text', text: `added ${input.name}` }] };
       default:

@@ -16,7 +16,12 @@ describe('createActiveSet', () => {
 
   it('leaves out unavailable tools without forgetting their discovery', () => {
     let up = true;
-    const set = createActiveSet({ core: ['c'], direct: ['s__d'], deferred: ['s__x'], isAvailable: (n) => up || !n.startsWith('s__') });
+    const set = createActiveSet({
+      core: ['c'],
+      direct: ['s__d'],
+      deferred: ['s__x'],
+      isAvailable: (n) => up || !n.startsWith('s__'),
+    });
     set.markDiscovered(['s__x']);
     up = false;
     expect(set.names()).toEqual(['c']);
@@ -46,7 +51,10 @@ describe('createActiveSet', () => {
         ],
       },
       { role: 'assistant', content: [{ type: 'tool-call', toolCallId: '2', toolName: 'big__x', input: {} }] },
-      { role: 'tool', content: [{ type: 'tool-result', toolCallId: '2', toolName: 'big__x', output: { type: 'text', value: 'ok' } }] },
+      {
+        role: 'tool',
+        content: [{ type: 'tool-result', toolCallId: '2', toolName: 'big__x', output: { type: 'text', value: 'ok' } }],
+      },
     ];
     const set = base();
     set.markDiscovered(['big__y']);
@@ -56,13 +64,30 @@ describe('createActiveSet', () => {
 
     // A compacted tool_search result (text that is not the JSON) no longer counts.
     const compacted = history.map((m, i) =>
-      i === 2 ? { role: 'tool', content: [{ type: 'tool-result', toolCallId: '1', toolName: 'tool_search', output: { type: 'text', value: '[compacted]' } }] } : m,
+      i === 2
+        ? {
+            role: 'tool',
+            content: [
+              { type: 'tool-result', toolCallId: '1', toolName: 'tool_search', output: { type: 'text', value: '[compacted]' } },
+            ],
+          }
+        : m,
     );
     expect(base().rebuildFromHistory(compacted)).toEqual(['big__x']);
     // A tool_search result kept as JSON text still counts.
     const asText = history.map((m, i) =>
       i === 2
-        ? { role: 'tool', content: [{ type: 'tool-result', toolCallId: '1', toolName: 'tool_search', output: { type: 'text', value: '{"tools":[{"name":"big__y"}]}' } }] }
+        ? {
+            role: 'tool',
+            content: [
+              {
+                type: 'tool-result',
+                toolCallId: '1',
+                toolName: 'tool_search',
+                output: { type: 'text', value: '{"tools":[{"name":"big__y"}]}' },
+              },
+            ],
+          }
         : m,
     );
     expect(base().rebuildFromHistory(asText)).toEqual(['big__y', 'big__x']);
@@ -79,7 +104,12 @@ describe('createActiveSet', () => {
   it('answers has() without listing the set, and names() without visiting undiscovered deferred tools (issue 15)', () => {
     const deferred = Array.from({ length: 10_000 }, (_, i) => `big__t${i}`);
     const asked: string[] = [];
-    const set = createActiveSet({ core: ['read_file'], direct: ['small__a'], deferred, isAvailable: (n) => (asked.push(n), true) });
+    const set = createActiveSet({
+      core: ['read_file'],
+      direct: ['small__a'],
+      deferred,
+      isAvailable: (n) => (asked.push(n), true),
+    });
     set.markDiscovered(['big__t7', 'big__t9000']);
     asked.length = 0;
     expect(set.has('big__t9000')).toBe(true);

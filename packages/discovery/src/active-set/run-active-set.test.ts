@@ -9,7 +9,11 @@ describe('createRunActiveSet', () => {
       { server: 'small', toolNames: ['small__a'] },
     ]);
     const down = new Set<string>();
-    const set = createRunActiveSet({ core: ['read_file'], decision, mcp: { isUnavailable: (name) => down.has(name.split('__')[0]!) } });
+    const set = createRunActiveSet({
+      core: ['read_file'],
+      decision,
+      mcp: { isUnavailable: (name) => down.has(name.split('__')[0]!) },
+    });
     set.markDiscovered(['big__t3']);
     expect(set.names()).toEqual(['read_file', 'tool_search', 'small__a', 'big__t3']);
     down.add('big');

@@ -20,7 +20,14 @@ describe('parseMcpConfig', () => {
   it('reads stdio and http entries with their options', () => {
     const config = parseMcpConfig({
       mcpServers: {
-        files: { command: 'npx', args: ['-y', 'server-files'], env: { ROOT: '/tmp' }, alwaysLoad: true, denyTools: ['rm'], startupTimeoutMs: 5000 },
+        files: {
+          command: 'npx',
+          args: ['-y', 'server-files'],
+          env: { ROOT: '/tmp' },
+          alwaysLoad: true,
+          denyTools: ['rm'],
+          startupTimeoutMs: 5000,
+        },
         remote: { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' }, allowTools: ['a'] },
         off: { command: 'x', disabled: true },
       },
@@ -34,7 +41,12 @@ describe('parseMcpConfig', () => {
       denyTools: ['rm'],
       startupTimeoutMs: 5000,
     });
-    expect(config.servers.remote).toMatchObject({ type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' }, allowTools: ['a'] });
+    expect(config.servers.remote).toMatchObject({
+      type: 'http',
+      url: 'https://example.com/mcp',
+      headers: { Authorization: 'Bearer x' },
+      allowTools: ['a'],
+    });
     expect(config.servers.off).toMatchObject({ disabled: true });
     expect(config.warnings).toEqual([]);
   });

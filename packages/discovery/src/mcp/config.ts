@@ -121,7 +121,9 @@ export function parseMcpConfig(value: unknown, source = 'inline config'): McpCon
   const problems: string[] = [];
   const warnings: string[] = [];
   if (!isRecord(value)) {
-    throw new McpConfigError(source, [`the top level must be a JSON object with an "mcpServers" key, got ${Array.isArray(value) ? 'an array' : typeof value}.`]);
+    throw new McpConfigError(source, [
+      `the top level must be a JSON object with an "mcpServers" key, got ${Array.isArray(value) ? 'an array' : typeof value}.`,
+    ]);
   }
   const raw = value.mcpServers;
   if (raw === undefined) {
@@ -147,7 +149,9 @@ export function parseMcpConfig(value: unknown, source = 'inline config'): McpCon
     const before = problems.length;
     const type = entry.type;
     if (type === 'sse') {
-      problems.push(`${at}: the legacy SSE transport is not supported; use the server's Streamable HTTP endpoint with "url" (and "type": "http" or no type).`);
+      problems.push(
+        `${at}: the legacy SSE transport is not supported; use the server's Streamable HTTP endpoint with "url" (and "type": "http" or no type).`,
+      );
       continue;
     }
     const hasCommand = entry.command !== undefined;
@@ -157,7 +161,9 @@ export function parseMcpConfig(value: unknown, source = 'inline config'): McpCon
       continue;
     }
     if (hasCommand && hasUrl) {
-      problems.push(`${at}: has both "command" and "url"; keep "command" for a local process or "url" for a remote server, not both.`);
+      problems.push(
+        `${at}: has both "command" and "url"; keep "command" for a local process or "url" for a remote server, not both.`,
+      );
       continue;
     }
     if (!hasCommand && !hasUrl) {
@@ -165,7 +171,10 @@ export function parseMcpConfig(value: unknown, source = 'inline config'): McpCon
       continue;
     }
     if (hasCommand) {
-      if (type !== undefined && type !== 'stdio') problems.push(`${at}: "type" is ${JSON.stringify(type)} but the entry has "command"; use "type": "stdio" or drop "type".`);
+      if (type !== undefined && type !== 'stdio')
+        problems.push(
+          `${at}: "type" is ${JSON.stringify(type)} but the entry has "command"; use "type": "stdio" or drop "type".`,
+        );
       const parsed = StdioEntrySchema.safeParse(entry);
       if (!parsed.success) for (const m of messagesOf(parsed.error)) problems.push(`${at}: ${m}`);
       for (const key of Object.keys(entry)) if (!STDIO_KEYS.has(key)) warnings.push(`${at}: key "${key}" is ignored.`);
@@ -192,12 +201,19 @@ export function parseMcpConfig(value: unknown, source = 'inline config'): McpCon
             problems.push(`${at}: "url" must use http or https, got "${url.protocol}".`);
           }
         } catch {
-          problems.push(`${at}: "url" ${JSON.stringify(entry.url)} is not a valid URL; write it in full, e.g. "https://example.com/mcp".`);
+          problems.push(
+            `${at}: "url" ${JSON.stringify(entry.url)} is not a valid URL; write it in full, e.g. "https://example.com/mcp".`,
+          );
         }
       }
       for (const key of Object.keys(entry)) if (!HTTP_KEYS.has(key)) warnings.push(`${at}: key "${key}" is ignored.`);
       if (problems.length === before && parsed.success && url) {
-        servers[name] = { type: 'http', url: url.toString(), headers: { ...(parsed.data.headers ?? {}) }, ...optionsOf(parsed.data) };
+        servers[name] = {
+          type: 'http',
+          url: url.toString(),
+          headers: { ...(parsed.data.headers ?? {}) },
+          ...optionsOf(parsed.data),
+        };
       }
     }
   }
@@ -218,11 +234,19 @@ export async function loadMcpConfig(path: string): Promise<McpConfig> {
     try {
       const info = await handle.stat();
       if (!info.isFile()) {
-        const kind = info.isDirectory() ? 'a folder' : info.isFIFO() ? 'a named pipe (FIFO)' : info.isSocket() ? 'a socket' : 'a device or other special file';
+        const kind = info.isDirectory()
+          ? 'a folder'
+          : info.isFIFO()
+            ? 'a named pipe (FIFO)'
+            : info.isSocket()
+              ? 'a socket'
+              : 'a device or other special file';
         throw new McpConfigError(path, [`the path is ${kind}, not a regular file; pass --mcp-config a JSON file.`]);
       }
       if (info.size > MAX_CONFIG_BYTES) {
-        throw new McpConfigError(path, [`the file is ${info.size} bytes, more than ${MAX_CONFIG_BYTES}; an MCP config is a small JSON file.`]);
+        throw new McpConfigError(path, [
+          `the file is ${info.size} bytes, more than ${MAX_CONFIG_BYTES}; an MCP config is a small JSON file.`,
+        ]);
       }
       text = await handle.readFile('utf8');
     } finally {
@@ -247,7 +271,11 @@ export async function loadMcpConfig(path: string): Promise<McpConfig> {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new McpConfigError(path, [`the file is not valid JSON (${(error as Error).message}); fix the syntax (no comments or trailing commas).`], error);
+    throw new McpConfigError(
+      path,
+      [`the file is not valid JSON (${(error as Error).message}); fix the syntax (no comments or trailing commas).`],
+      error,
+    );
   }
   return parseMcpConfig(parsed, path);
 }

@@ -19,8 +19,15 @@ describe('MCP input hardened', () => {
   it('a tool nesting 1,000 levels is left out with a reason; its server and the others keep working', async () => {
     const m = await connect({ bad: hostile('--deep=1000'), good: hostile('--tools=ping') });
     expect(m.servers().map((s) => s.status)).toEqual(['ready', 'ready']);
-    expect(m.tools().map((t) => t.name).sort()).toEqual(['bad__after', 'bad__before', 'good__ping']);
-    expect(m.excludedTools()).toEqual([{ name: 'bad__deep', tool: 'deep', server: 'bad', reason: expect.stringMatching(/nests deeper than 64 levels/) }]);
+    expect(
+      m
+        .tools()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['bad__after', 'bad__before', 'good__ping']);
+    expect(m.excludedTools()).toEqual([
+      { name: 'bad__deep', tool: 'deep', server: 'bad', reason: expect.stringMatching(/nests deeper than 64 levels/) },
+    ]);
     expect(m.events.some((e) => e.type === 'warning' && /"deep" is left out/.test(e.message))).toBe(true);
     // Nothing downstream throws RangeError: the gate, the configs, resolveToolSet, a call.
     expect(m.decision().direct).toHaveLength(3);
@@ -49,22 +56,40 @@ describe('MCP input hardened', () => {
     expect(new Set(names).size).toBe(names.length);
     expect(names).not.toContain('a__b__c');
     const clashed = m.tools().filter((t) => t.name.startsWith('a__b__c_'));
-    expect(clashed.map((t) => [t.server, t.originalName]).sort()).toEqual([['a', 'b__c'], ['a__b', 'c']]);
+    expect(clashed.map((t) => [t.server, t.originalName]).sort()).toEqual([
+      ['a', 'b__c'],
+      ['a__b', 'c'],
+    ]);
     expect(names).toContain('a__plain');
     // Each name reaches its own server.
-    for (const t of clashed) expect(await m.callTool(t.name, {})).toMatchObject({ content: [{ text: `${t.originalName} ran with {}` }] });
+    for (const t of clashed)
+      expect(await m.callTool(t.name, {})).toMatchObject({ content: [{ text: `${t.originalName} ran with {}` }] });
     // The same names whatever the config order.
     await closeAll();
     const again = await connect({ a__b: hostile('--tools=c'), a: hostile('--tools=b__c,plain') });
-    expect(again.tools().map((t) => t.name).sort()).toEqual([...names].sort());
+    expect(
+      again
+        .tools()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual([...names].sort());
     expect(new Set(Object.keys(again.nameMap())).size).toBe(3);
   });
 
   it('server names "__proto__" and "constructor" are servers like any other', async () => {
     const config = parseMcpConfig(JSON.parse('{"mcpServers":{"__proto__":{"command":"x"},"constructor":{"command":"y"}}}'));
     expect(Object.keys(config.servers)).toEqual(['__proto__', 'constructor']);
-    const m = await connect(JSON.parse(`{"__proto__":${JSON.stringify(hostile('--tools=one'))},"constructor":${JSON.stringify(hostile('--tools=two'))}}`));
-    expect(m.tools().map((t) => t.name).sort()).toEqual(['__proto____one', 'constructor__two']);
+    const m = await connect(
+      JSON.parse(
+        `{"__proto__":${JSON.stringify(hostile('--tools=one'))},"constructor":${JSON.stringify(hostile('--tools=two'))}}`,
+      ),
+    );
+    expect(
+      m
+        .tools()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(['__proto____one', 'constructor__two']);
     expect(m.toolConfigs().map((c) => c.key)).toEqual(['mcp:__proto__', 'mcp:constructor']);
   });
 

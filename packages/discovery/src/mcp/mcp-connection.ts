@@ -149,7 +149,12 @@ export class McpServerConnection {
       return new StreamableHTTPClientTransport(new URL(this.config.url), {
         requestInit: { headers: this.config.headers },
         // Reconnection is ours (with backoff and a catalog update), not the transport's.
-        reconnectionOptions: { maxReconnectionDelay: 1_000, initialReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1, maxRetries: 0 },
+        reconnectionOptions: {
+          maxReconnectionDelay: 1_000,
+          initialReconnectionDelay: 1_000,
+          reconnectionDelayGrowFactor: 1,
+          maxRetries: 0,
+        },
       });
     }
     // Its own process group, so that close ends a wrapper's children too (npx, uvx, shell scripts).
@@ -205,7 +210,8 @@ export class McpServerConnection {
       throw new McpServerStartError(this.name, 'the connection was closed while starting.', {});
     }
     client.onclose = () => {
-      if (generation === this.generation) this.handleDisconnect('the server closed the connection (the process exited or the stream ended)');
+      if (generation === this.generation)
+        this.handleDisconnect('the server closed the connection (the process exited or the stream ended)');
     };
     this.client = client;
     this.transport = transport;
@@ -307,7 +313,9 @@ export class McpServerConnection {
     this.attempts++;
     if (this.attempts > policy.maxAttempts) {
       this.status = 'failed';
-      this.error = new McpServerStartError(this.name, `gave up reconnecting after ${policy.maxAttempts} attempts.`, { stderrTail: this.stderr.tail() });
+      this.error = new McpServerStartError(this.name, `gave up reconnecting after ${policy.maxAttempts} attempts.`, {
+        stderrTail: this.stderr.tail(),
+      });
       this.settings.onEvent?.({ type: 'server-failed', server: this.name, error: this.error });
       return;
     }
@@ -336,7 +344,11 @@ export class McpServerConnection {
    * connected → `discovery` (its tools are not available now); the connection lost during the
    * call, a timeout or a server error → `execution`; arguments the server rejects → `parameters`.
    */
-  async callTool(info: McpToolInfo, args: Record<string, unknown>, options: { signal?: AbortSignal } = {}): Promise<McpCallResult> {
+  async callTool(
+    info: McpToolInfo,
+    args: Record<string, unknown>,
+    options: { signal?: AbortSignal } = {},
+  ): Promise<McpCallResult> {
     const client = this.client;
     const transport = this.transport;
     if (!client || this.status !== 'ready') {

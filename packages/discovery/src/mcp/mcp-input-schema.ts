@@ -64,7 +64,10 @@ function compile(schema: JsonSchema): ValidateFunction | null {
 
 function issuesOf(errors: readonly ErrorObject[] | null | undefined): InputIssue[] {
   return (errors ?? []).slice(0, 20).map((e) => {
-    const base = e.instancePath.split('/').slice(1).map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const base = e.instancePath
+      .split('/')
+      .slice(1)
+      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
     const missing = e.keyword === 'required' ? (e.params as { missingProperty?: string }).missingProperty : undefined;
     return {
       path: [...base, ...(missing ? [missing] : [])].join('.'),

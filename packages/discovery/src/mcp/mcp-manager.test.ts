@@ -26,9 +26,14 @@ describe('the gate over real stdio servers', () => {
   it('11 tools on one server: only that server is deferred', async () => {
     const m = await connect({ big: fixture('--tools=11', '--instructions=Prefer_get_forecast'), small: fixture('--tools=3') });
     const [bigConfig] = m.toolConfigs();
-    expect(bigConfig?.instructions?.({ services: {}, task: {} })).toBe('MCP server "big" (tools named big__*): Prefer_get_forecast');
+    expect(bigConfig?.instructions?.({ services: {}, task: {} })).toBe(
+      'MCP server "big" (tools named big__*): Prefer_get_forecast',
+    );
     const d = m.decision();
-    expect(d.servers.map((s) => [s.server, s.deferred])).toEqual([['big', true], ['small', false]]);
+    expect(d.servers.map((s) => [s.server, s.deferred])).toEqual([
+      ['big', true],
+      ['small', false],
+    ]);
     expect(d.deferred).toHaveLength(11);
     expect(d.deferred.every((t) => t.server === 'big')).toBe(true);
     expect(d.deferred[0]?.reason).toMatch(/11 tools, more than 10/);
@@ -59,7 +64,12 @@ describe('the gate over real stdio servers', () => {
       picky: { ...fixture('--tools=12'), allowTools: ['get_weather', 'send_email', 'nope'], denyTools: ['send_email'] },
     });
     expect(m.tools().filter((t) => t.server === 'paged')).toHaveLength(40);
-    expect(m.tools().filter((t) => t.server === 'picky').map((t) => t.originalName)).toEqual(['get_weather']);
+    expect(
+      m
+        .tools()
+        .filter((t) => t.server === 'picky')
+        .map((t) => t.originalName),
+    ).toEqual(['get_weather']);
     expect(m.events.some((e) => e.type === 'warning' && /allowTools names "nope"/.test(e.message))).toBe(true);
     // 40 on one server (deferred) + 1; total 41 > 30 → all deferred.
     expect(m.decision().allDeferred).toBe(true);
@@ -72,7 +82,9 @@ describe('calls, results and failures', () => {
     const ok = await m.callTool('s__get_weather', { city: 'Oslo' });
     expect(text(ok)).toBe('get_weather ok {"city":"Oslo"}');
     const definition = m.definitions().find((d) => d.name === 's__fail_tool')!;
-    const error = await Promise.resolve(definition.execute({}, { signal: new AbortController().signal } as never)).catch((e: unknown) => e);
+    const error = await Promise.resolve(definition.execute({}, { signal: new AbortController().signal } as never)).catch(
+      (e: unknown) => e,
+    );
     expect(ToolError.isInstance(error)).toBe(true);
     expect((error as ToolError).stage).toBe('execution');
     expect((error as ToolError).message).toContain('the upstream API said no');
@@ -91,14 +103,12 @@ describe('calls, results and failures', () => {
   });
 
   it('a server that hangs at start-up times out (stage discovery, stderr tail) and the others go on', async () => {
-    const m = await connect(
-      {
-        slow: { ...fixture('--hang'), startupTimeoutMs: 4_000 },
-        dead: fixture('--exit-early'),
-        fine: fixture('--tools=2'),
-        missing: { command: 'definitely-not-a-command-xyz' },
-      },
-    );
+    const m = await connect({
+      slow: { ...fixture('--hang'), startupTimeoutMs: 4_000 },
+      dead: fixture('--exit-early'),
+      fine: fixture('--tools=2'),
+      missing: { command: 'definitely-not-a-command-xyz' },
+    });
     const failures = Object.fromEntries(m.failures().map((f) => [f.server, f.error]));
     expect(Object.keys(failures).sort()).toEqual(['dead', 'missing', 'slow']);
     const slow = failures.slow!;
@@ -138,7 +148,10 @@ describe('calls, results and failures', () => {
   });
 
   it('a call while the server is reconnecting fails at the discovery stage', async () => {
-    const m = await connect({ flaky: fixture('--tools=1', '--special') }, { reconnect: { initialDelayMs: 5_000, maxAttempts: 1 } });
+    const m = await connect(
+      { flaky: fixture('--tools=1', '--special') },
+      { reconnect: { initialDelayMs: 5_000, maxAttempts: 1 } },
+    );
     await m.callTool('flaky__crash_tool', {}).catch(() => undefined);
     const error = await m.callTool('flaky__get_weather', {}).catch((e: unknown) => e);
     expect((error as ToolError).stage).toBe('discovery');
@@ -190,14 +203,19 @@ describe('@modelcontextprotocol/server-everything over stdio', () => {
     expect(text(result)).toContain('hello mcp');
     // Its McpServer reports rejected arguments as an isError result with code -32602: stage parameters.
     const echo = m.definitions().find((d) => d.name === 'everything__echo')!;
-    const bad = await Promise.resolve(echo.execute({ message: 42 }, { signal: new AbortController().signal } as never)).catch((e: unknown) => e);
+    const bad = await Promise.resolve(echo.execute({ message: 42 }, { signal: new AbortController().signal } as never)).catch(
+      (e: unknown) => e,
+    );
     expect((bad as ToolError).stage).toBe('parameters');
     expect((bad as ToolError).message).toMatch(/expected string/);
     // An image result reaches the model as image data.
     const image = m.definitions().find((d) => d.name === 'everything__get-tiny-image')!;
     const output = await image.execute({}, { signal: new AbortController().signal } as never);
     const view = image.toModelOutput!({ toolName: image.name, toolCallId: 'x', input: {}, output });
-    expect(view).toMatchObject({ type: 'content', value: expect.arrayContaining([expect.objectContaining({ type: 'image-data', mediaType: 'image/png' })]) });
+    expect(view).toMatchObject({
+      type: 'content',
+      value: expect.arrayContaining([expect.objectContaining({ type: 'image-data', mediaType: 'image/png' })]),
+    });
     // 13 tools: more than 10, so the gate defers this server.
     expect(m.decision().servers[0]).toMatchObject({ server: 'everything', deferred: true });
   });

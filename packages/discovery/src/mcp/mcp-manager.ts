@@ -6,7 +6,13 @@ import type { DeferralDecision, GateOptions } from '../gate.js';
 import { DEFAULT_STARTUP_TIMEOUT_MS } from './config.js';
 import type { McpConfig } from './config.js';
 import { McpServerConnection } from './mcp-connection.js';
-import type { McpConnectionSettings, McpExcludedTool, McpReconnectOptions, McpServerEvent, McpServerStatus } from './mcp-connection.js';
+import type {
+  McpConnectionSettings,
+  McpExcludedTool,
+  McpReconnectOptions,
+  McpServerEvent,
+  McpServerStatus,
+} from './mcp-connection.js';
 import { createMcpToolDefinition } from './mcp-tool.js';
 import type { McpCallResult, McpToolInfo } from './mcp-tool.js';
 import { uniqueToolName } from './tool-names.js';
@@ -115,11 +121,14 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
       }
     }
   };
-  const reconnect = options.reconnect === false ? false : {
-    initialDelayMs: options.reconnect?.initialDelayMs ?? 500,
-    maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000,
-    maxAttempts: options.reconnect?.maxAttempts ?? 8,
-  };
+  const reconnect =
+    options.reconnect === false
+      ? false
+      : {
+          initialDelayMs: options.reconnect?.initialDelayMs ?? 500,
+          maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000,
+          maxAttempts: options.reconnect?.maxAttempts ?? 8,
+        };
   const settings: McpConnectionSettings = {
     startupTimeoutMs: options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS,
     callTimeoutMs: options.callTimeoutMs ?? 300_000,
@@ -164,7 +173,11 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
     const tools = [...perServer.values()].flat();
     const byName = new Map(tools.map((t) => [t.name, t]));
     const decision = decideDeferral(
-      servers.map((c) => ({ server: c.name, toolNames: perServer.get(c.name)!.map((t) => t.name), alwaysLoad: c.config.alwaysLoad ?? false })),
+      servers.map((c) => ({
+        server: c.name,
+        toolNames: perServer.get(c.name)!.map((t) => t.name),
+        alwaysLoad: c.config.alwaysLoad ?? false,
+      })),
       options.gate,
     );
     const available = (name: string) => byServer.get(byName.get(name)?.server ?? '')?.status === 'ready';
@@ -177,7 +190,12 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
     const definitions = new Map<string, AnyToolDefinition>();
     for (const [name, info] of byName) {
       const previous = cache?.definitions.get(name);
-      definitions.set(name, previous && cache.byName.get(name) === info ? previous : createMcpToolDefinition(info, (i, a, o) => callTool(i.name, a, o)));
+      definitions.set(
+        name,
+        previous && cache.byName.get(name) === info
+          ? previous
+          : createMcpToolDefinition(info, (i, a, o) => callTool(i.name, a, o)),
+      );
     }
     cache = { tools, byServer: perServer, byName, decision, deferred, definitions };
     cacheVersion = version;
@@ -198,7 +216,11 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
     const info = current().byName.get(name);
     const connection = info ? byServer.get(info.server) : undefined;
     if (!info || !connection) {
-      throw new ToolErrorClass(`no MCP tool named "${name}" is known.`, { stage: 'discovery', toolName: name, hint: 'Use tool_search to find the right tool name.' });
+      throw new ToolErrorClass(`no MCP tool named "${name}" is known.`, {
+        stage: 'discovery',
+        toolName: name,
+        hint: 'Use tool_search to find the right tool name.',
+      });
     }
     return connection.callTool(info, args, callOptions);
   };
@@ -231,7 +253,10 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
       Object.fromEntries(
         connections
           .filter((c) => c.status !== 'disabled')
-          .map((c) => [mcpConfigKey(c.name), { title: `MCP: ${c.name}`, description: `Tools of the MCP server "${c.name}".`, category: 'integration' as const }]),
+          .map((c) => [
+            mcpConfigKey(c.name),
+            { title: `MCP: ${c.name}`, description: `Tools of the MCP server "${c.name}".`, category: 'integration' as const },
+          ]),
       ),
     nameMap: () => Object.fromEntries(current().tools.map((t) => [t.name, mcpConfigKey(t.server)])),
     callTool,

@@ -8,12 +8,26 @@ import type { McpCallResult, McpToolInfo } from './mcp-tool.js';
 
 const info = (schema: unknown): McpToolInfo => {
   const { schema: inputSchema, fallback } = normalizeMcpInputSchema(schema);
-  return { name: 'srv__tool', originalName: 'tool.v2', server: 'srv', description: 'A tool.', inputSchema, schemaFallback: fallback };
+  return {
+    name: 'srv__tool',
+    originalName: 'tool.v2',
+    server: 'srv',
+    description: 'A tool.',
+    inputSchema,
+    schemaFallback: fallback,
+  };
 };
 
 describe('MCP results for the model', () => {
   it('maps text, structured content, images and resources', () => {
-    expect(mcpResultToModelOutput({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })).toEqual({ type: 'text', value: 'a\nb' });
+    expect(
+      mcpResultToModelOutput({
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      }),
+    ).toEqual({ type: 'text', value: 'a\nb' });
     expect(mcpResultToModelOutput({ content: [], structuredContent: { n: 1 } })).toEqual({ type: 'json', value: { n: 1 } });
     expect(
       mcpResultToModelOutput({
@@ -36,7 +50,10 @@ describe('MCP results for the model', () => {
   });
 
   it('gives a schema that is not a top-level object a permissive one', () => {
-    expect(normalizeMcpInputSchema({ type: 'string' })).toEqual({ schema: { type: 'object', properties: {}, additionalProperties: true }, fallback: true });
+    expect(normalizeMcpInputSchema({ type: 'string' })).toEqual({
+      schema: { type: 'object', properties: {}, additionalProperties: true },
+      fallback: true,
+    });
     expect(normalizeMcpInputSchema({ properties: { a: { type: 'string' } } })).toEqual({
       schema: { type: 'object', properties: { a: { type: 'string' } } },
       fallback: true,
@@ -46,11 +63,20 @@ describe('MCP results for the model', () => {
 
   it('runs under createAiTools: original name to the server, isError as an execution error for the model', async () => {
     const calls: string[] = [];
-    const definition = createMcpToolDefinition(info({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }), async (i, args) => {
-      calls.push(`${i.originalName}:${JSON.stringify(args)}`);
-      return (args.q === 'bad' ? { isError: true, content: [{ type: 'text', text: 'quota exceeded' }] } : { content: [{ type: 'text', text: 'fine' }] }) as McpCallResult;
+    const definition = createMcpToolDefinition(
+      info({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }),
+      async (i, args) => {
+        calls.push(`${i.originalName}:${JSON.stringify(args)}`);
+        return (
+          args.q === 'bad'
+            ? { isError: true, content: [{ type: 'text', text: 'quota exceeded' }] }
+            : { content: [{ type: 'text', text: 'fine' }] }
+        ) as McpCallResult;
+      },
+    );
+    const set = await resolveToolSet({
+      configs: [{ key: 'mcp:srv', toolNames: ['srv__tool'], core: false, create: () => [definition] }],
     });
-    const set = await resolveToolSet({ configs: [{ key: 'mcp:srv', toolNames: ['srv__tool'], core: false, create: () => [definition] }] });
     const model = scriptedModel([
       {
         toolCalls: [

@@ -91,13 +91,22 @@ export function mcpResultToModelOutput(result: McpCallResult): ModelOutput {
         parts.push({ type: 'image-data', data: String(block.data ?? ''), mediaType: String(block.mimeType ?? 'image/png') });
         break;
       case 'audio':
-        parts.push({ type: 'file-data', data: String(block.data ?? ''), mediaType: String(block.mimeType ?? 'application/octet-stream') });
+        parts.push({
+          type: 'file-data',
+          data: String(block.data ?? ''),
+          mediaType: String(block.mimeType ?? 'application/octet-stream'),
+        });
         break;
       case 'resource': {
         const resource = (block.resource ?? {}) as Record<string, unknown>;
-        if (typeof resource.text === 'string') parts.push({ type: 'text', text: `[resource ${String(resource.uri ?? '')}]\n${resource.text}` });
+        if (typeof resource.text === 'string')
+          parts.push({ type: 'text', text: `[resource ${String(resource.uri ?? '')}]\n${resource.text}` });
         else if (typeof resource.blob === 'string') {
-          parts.push({ type: 'file-data', data: resource.blob, mediaType: String(resource.mimeType ?? 'application/octet-stream') });
+          parts.push({
+            type: 'file-data',
+            data: resource.blob,
+            mediaType: String(resource.mimeType ?? 'application/octet-stream'),
+          });
         }
         break;
       }
@@ -124,7 +133,9 @@ export function createMcpToolDefinition(info: McpToolInfo, call: McpToolCaller):
       const args = (typeof input === 'object' && input !== null ? input : {}) as Record<string, unknown>;
       const result = await call(info, args, { signal: context.signal });
       if (result.isError) {
-        const text = textOf(result.content) || (result.structuredContent ? JSON.stringify(result.structuredContent) : 'the tool reported an error');
+        const text =
+          textOf(result.content) ||
+          (result.structuredContent ? JSON.stringify(result.structuredContent) : 'the tool reported an error');
         // Servers built on the SDK's McpServer report rejected arguments as an isError result
         // carrying the JSON-RPC InvalidParams code: that is the model's input, not the tool failing.
         const rejectedInput = INVALID_PARAMS_RESULT.test(text);

@@ -139,13 +139,19 @@ export class ProcessGroupStdioTransport implements Transport {
       this.chunks = [];
       this.pending = 0;
       start = nl + 1;
-      if (line.length > this.maxBytes) return this.overflow(line.length);
+      if (line.length > this.maxBytes) {
+        this.overflow(line.length);
+        return;
+      }
       this.deliver(line.toString('utf8').replace(/\r$/, ''));
     }
     if (start < chunk.length) {
       const rest = chunk.subarray(start);
       this.pending += rest.length;
-      if (this.pending > this.maxBytes) return this.overflow(this.pending);
+      if (this.pending > this.maxBytes) {
+        this.overflow(this.pending);
+        return;
+      }
       this.chunks.push(rest);
     }
   }
@@ -191,7 +197,9 @@ export class ProcessGroupStdioTransport implements Transport {
     const child = this.child;
     const pgid = child?.pid;
     if (!child || pgid === undefined) return;
-    const exited = new Promise<void>((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r())));
+    const exited = new Promise<void>((r) =>
+      child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', () => r()),
+    );
     const within = (ms: number) => Promise.race([exited.then(() => true), sleep(ms).then(() => false)]);
     try {
       child.stdin?.end();

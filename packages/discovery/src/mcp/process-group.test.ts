@@ -39,4 +39,3 @@ describe('stdio servers run in their own process group', () => {
     expect(groupMembers(pgid)).toEqual([]);
   });
 });
-

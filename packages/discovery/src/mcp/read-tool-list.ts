@@ -16,7 +16,11 @@ export interface McpExcludedTool {
 }
 
 // The SDK's own schema rejects the whole page when one tool is malformed; we keep the good ones.
-const LaxToolSchema = z.looseObject({ name: z.unknown(), description: z.unknown().optional(), inputSchema: z.unknown().optional() });
+const LaxToolSchema = z.looseObject({
+  name: z.unknown(),
+  description: z.unknown().optional(),
+  inputSchema: z.unknown().optional(),
+});
 
 /**
  * Turns a server's raw `tools/list` items into the catalogue's tools: allow / deny lists applied,

@@ -13,7 +13,11 @@ export class StderrTail {
   /** The last `lines` lines (within the character limit). */
   tail(lines = 20): string {
     const cut = this.text.slice(-this.maxChars);
-    return cut.split('\n').slice(-lines - 1).join('\n').trim();
+    return cut
+      .split('\n')
+      .slice(-lines - 1)
+      .join('\n')
+      .trim();
   }
 
   /** Forgets everything (a fresh process). */

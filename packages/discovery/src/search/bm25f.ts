@@ -208,7 +208,19 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
   for (let i = 0; i < np; i++) docStart[(pDoc[i] as number) + 1] = (docStart[(pDoc[i] as number) + 1] as number) + 1;
   for (let d = 0; d < n; d++) docStart[d + 1] = (docStart[d + 1] as number) + (docStart[d] as number);
   return {
-    n, vocab, terms, wordIds, idf, postStart, postDoc, postImpact, nameStart, nameTerms: Int32Array.from(nameList), nameMass,
-    docStart, docTerms: pTerm.subarray(0, np), docTf: pTf.subarray(0, np),
+    n,
+    vocab,
+    terms,
+    wordIds,
+    idf,
+    postStart,
+    postDoc,
+    postImpact,
+    nameStart,
+    nameTerms: Int32Array.from(nameList),
+    nameMass,
+    docStart,
+    docTerms: pTerm.subarray(0, np),
+    docTf: pTf.subarray(0, np),
   };
 }

@@ -31,19 +31,28 @@ export function cacheFile(cacheDir: string, provider: string, modelId: string): 
  * Reads cached vectors. A missing file is an empty cache; an unreadable, malformed or other-model file
  * is reported through `onProblem` and treated as empty (it is rewritten on the next save).
  */
-export async function loadVectors(file: string, provider: string, modelId: string, onProblem: (message: string, cause?: unknown) => void): Promise<Map<string, Float32Array>> {
+export async function loadVectors(
+  file: string,
+  provider: string,
+  modelId: string,
+  onProblem: (message: string, cause?: unknown) => void,
+): Promise<Map<string, Float32Array>> {
   let raw: string;
   try {
     raw = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') onProblem(`could not read the embedding cache ${file}; tool vectors are recomputed`, error);
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+      onProblem(`could not read the embedding cache ${file}; tool vectors are recomputed`, error);
     return new Map();
   }
   let parsed: z.infer<typeof cacheFileSchema>;
   try {
     parsed = cacheFileSchema.parse(JSON.parse(raw));
   } catch (error) {
-    onProblem(`the embedding cache ${file} is not valid (${(error as Error).message.slice(0, 200)}); it is ignored and rewritten`, error);
+    onProblem(
+      `the embedding cache ${file} is not valid (${(error as Error).message.slice(0, 200)}); it is ignored and rewritten`,
+      error,
+    );
     return new Map();
   }
   if (parsed.provider !== provider || parsed.modelId !== modelId) return new Map();

@@ -6,7 +6,11 @@
 export const RRF_K = 60;
 
 /** Fuses ranked lists of item ids (best first) into one list of [id, score], best first; ties by first appearance. */
-export function reciprocalRankFusion(lists: readonly (readonly number[])[], limit: number, k: number = RRF_K): [number, number][] {
+export function reciprocalRankFusion(
+  lists: readonly (readonly number[])[],
+  limit: number,
+  k: number = RRF_K,
+): [number, number][] {
   const score = new Map<number, number>();
   for (const list of lists) {
     list.forEach((id, r) => score.set(id, (score.get(id) ?? 0) + 1 / (k + r + 1)));

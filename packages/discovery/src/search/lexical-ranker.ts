@@ -170,7 +170,13 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
   }
 
   /** Σ weight × impact into `into`; new docs are appended to `docs` from `count`; returns [count, best]. */
-  function accumulate(q: { ids: number[]; weights: number[] }, into: Float64Array, count: number, mark: Uint8Array, list: Int32Array = docs): [number, number] {
+  function accumulate(
+    q: { ids: number[]; weights: number[] },
+    into: Float64Array,
+    count: number,
+    mark: Uint8Array,
+    list: Int32Array = docs,
+  ): [number, number] {
     let best = 0;
     for (let k = 0; k < q.ids.length; k++) {
       const id = q.ids[k] as number;
@@ -260,7 +266,8 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
           }
           score += (t.nameCoverage * top * matched) / mass;
         }
-        if (t.clauseMix > 0 && clauseWords.length > 1) score = (1 - t.clauseMix) * score + t.clauseMix * top * (clauseBest[d] as number);
+        if (t.clauseMix > 0 && clauseWords.length > 1)
+          score = (1 - t.clauseMix) * score + t.clauseMix * top * (clauseBest[d] as number);
         acc[d] = score;
       }
       if (t.siblingShare > 0 && serverBest.length > 0) {

@@ -29,7 +29,8 @@ const PARAMS_SCORE = 1;
  * flag, since JavaScript only accepts flags outside the pattern.
  */
 export function compileRegexQuery(query: string): RegExp {
-  if (query.length === 0) throw new ToolSearchQueryError('The regex query is empty; pass a pattern such as "weather" or "get_.*_issue".', { query });
+  if (query.length === 0)
+    throw new ToolSearchQueryError('The regex query is empty; pass a pattern such as "weather" or "get_.*_issue".', { query });
   if (query.length > MAX_REGEX_LENGTH) {
     throw new ToolSearchQueryError(
       `The regex query is ${query.length} characters long; the limit is ${MAX_REGEX_LENGTH}. Use a shorter pattern.`,
@@ -58,10 +59,13 @@ export function compileRegexQuery(query: string): RegExp {
       // Patterns written for Python's `re` are not always valid in Unicode mode (e.g. "\-" escapes).
       return new RegExp(source, flags.replace('u', ''));
     } catch {
-      throw new ToolSearchQueryError(`The regex query is not a valid pattern: ${(cause as Error).message}. Fix the pattern and retry.`, {
-        query,
-        cause,
-      });
+      throw new ToolSearchQueryError(
+        `The regex query is not a valid pattern: ${(cause as Error).message}. Fix the pattern and retry.`,
+        {
+          query,
+          cause,
+        },
+      );
     }
   }
 }

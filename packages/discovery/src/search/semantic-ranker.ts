@@ -48,7 +48,9 @@ function unitVector(v: ArrayLike<number>): Float32Array {
 export function createSemanticRanker(o: SemanticRankerOptions): SemanticRanker {
   const { model, entries } = o;
   if (typeof model !== 'object' || model === null || typeof (model as { doEmbed?: unknown }).doEmbed !== 'function') {
-    throw new TypeError('createToolIndex: embeddingModel must be an AI SDK embedding model object, e.g. openai.embedding("text-embedding-3-small").');
+    throw new TypeError(
+      'createToolIndex: embeddingModel must be an AI SDK embedding model object, e.g. openai.embedding("text-embedding-3-small").',
+    );
   }
   let ai: Promise<EmbedModule> | undefined;
   const load = (): Promise<EmbedModule> => (ai ??= import('ai'));
@@ -85,7 +87,10 @@ export function createSemanticRanker(o: SemanticRankerOptions): SemanticRanker {
         try {
           await saveVectors(file, model.provider, model.modelId, fresh, cached);
         } catch (cause) {
-          cacheProblem(`could not write the embedding cache ${file} (${(cause as Error).message}); vectors will be recomputed next time`, cause);
+          cacheProblem(
+            `could not write the embedding cache ${file} (${(cause as Error).message}); vectors will be recomputed next time`,
+            cause,
+          );
         }
       }
     }
@@ -94,7 +99,10 @@ export function createSemanticRanker(o: SemanticRankerOptions): SemanticRanker {
     for (let d = 0; d < entries.length; d++) {
       const v = fresh.get(hashes[d] as string) as Float32Array;
       if (v.length !== dims) {
-        o.onWarning({ kind: 'tool-embeddings', message: `the embedding model returned vectors of different lengths (${v.length} and ${dims}); tool_search stays lexical` });
+        o.onWarning({
+          kind: 'tool-embeddings',
+          message: `the embedding model returned vectors of different lengths (${v.length} and ${dims}); tool_search stays lexical`,
+        });
         return false;
       }
       m.set(v, d * dims);
@@ -104,16 +112,25 @@ export function createSemanticRanker(o: SemanticRankerOptions): SemanticRanker {
   }
 
   let building: Promise<boolean> | undefined;
-  const ready = (): Promise<boolean> => (building ??= entries.length === 0 ? Promise.resolve(false) : build().catch((cause) => {
-    o.onWarning({ kind: 'tool-embeddings', message: `tool embeddings failed: ${(cause as Error)?.message ?? String(cause)}; tool_search stays lexical`, cause });
-    return false;
-  }));
+  const ready = (): Promise<boolean> =>
+    (building ??=
+      entries.length === 0
+        ? Promise.resolve(false)
+        : build().catch((cause) => {
+            o.onWarning({
+              kind: 'tool-embeddings',
+              message: `tool embeddings failed: ${(cause as Error)?.message ?? String(cause)}; tool_search stays lexical`,
+              cause,
+            });
+            return false;
+          }));
 
   async function rank(query: string, limit: number): Promise<number[]> {
     if (!(await ready()) || !matrix) return [];
     const { embed } = await load();
     const { embedding } = await embed({ model, value: query, maxRetries: 0, abortSignal: AbortSignal.timeout(o.queryTimeoutMs) });
-    if (embedding.length !== dims) throw new Error(`the query vector has ${embedding.length} dimensions, the tool vectors ${dims}`);
+    if (embedding.length !== dims)
+      throw new Error(`the query vector has ${embedding.length} dimensions, the tool vectors ${dims}`);
     const q = unitVector(embedding);
     // Cosine = dot product of unit vectors; keep the best `limit` by insertion (limit ≪ tools).
     const topDoc: number[] = [];

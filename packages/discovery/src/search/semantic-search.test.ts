@@ -147,6 +147,8 @@ describe('createToolIndex with an embedding model (real @ai-sdk/openai against a
   });
 
   it('rejects something that is not an embedding model', () => {
-    expect(() => createToolIndex(catalog, { embeddingModel: 'text-embedding-3-small' as never })).toThrow(/embedding model object/);
+    expect(() => createToolIndex(catalog, { embeddingModel: 'text-embedding-3-small' as never })).toThrow(
+      /embedding model object/,
+    );
   });
 });

@@ -5,18 +5,83 @@ const obj = (properties: Record<string, { type: string; description?: string }>)
 
 // A small catalog shaped like namespaced MCP tools from a few servers.
 const catalog: ToolIndexEntry[] = [
-  { server: 'github', name: 'github__create_issue', description: 'Create a new issue in a GitHub repository.', inputSchema: obj({ owner: { type: 'string' }, repo: { type: 'string' }, title: { type: 'string' }, body: { type: 'string' } }) },
-  { server: 'github', name: 'github__list_issues', description: 'List issues in a GitHub repository, optionally filtered by state.', inputSchema: obj({ owner: { type: 'string' }, repo: { type: 'string' }, state: { type: 'string' } }) },
-  { server: 'github', name: 'github__createPullRequest', description: 'Open a pull request from a branch.', inputSchema: obj({ head: { type: 'string' }, base: { type: 'string' } }) },
-  { server: 'github', name: 'github__search_code', description: 'Search code across repositories.', inputSchema: obj({ q: { type: 'string', description: 'Search query' } }) },
-  { server: 'slack', name: 'slack__send_message', description: 'Post a message to a Slack channel.', inputSchema: obj({ channel_id: { type: 'string' }, text: { type: 'string' } }) },
-  { server: 'slack', name: 'slack__list_channels', description: 'List public channels in the workspace.', inputSchema: obj({ limit: { type: 'number' } }) },
-  { server: 'weather', name: 'weather__get_current_weather', description: 'Current weather conditions for a city.', inputSchema: obj({ city: { type: 'string' } }) },
-  { server: 'weather', name: 'weather__get_forecast', description: 'Seven-day weather forecast for a location.', inputSchema: obj({ latitude: { type: 'number' }, longitude: { type: 'number' } }) },
-  { server: 'filesystem', name: 'filesystem__read_file', description: 'Read the complete contents of a file from disk.', inputSchema: obj({ path: { type: 'string' } }) },
-  { server: 'filesystem', name: 'filesystem__write_file', description: 'Create or overwrite a file with new content.', inputSchema: obj({ path: { type: 'string' }, content: { type: 'string' } }) },
-  { server: 'filesystem', name: 'filesystem__search_files', description: 'Recursively search for files matching a pattern.', inputSchema: obj({ path: { type: 'string' }, pattern: { type: 'string' } }) },
-  { server: 'postgres', name: 'postgres__query', description: 'Run a read-only query.', inputSchema: obj({ sql: { type: 'string', description: 'The SQL statement to execute' } }) },
+  {
+    server: 'github',
+    name: 'github__create_issue',
+    description: 'Create a new issue in a GitHub repository.',
+    inputSchema: obj({
+      owner: { type: 'string' },
+      repo: { type: 'string' },
+      title: { type: 'string' },
+      body: { type: 'string' },
+    }),
+  },
+  {
+    server: 'github',
+    name: 'github__list_issues',
+    description: 'List issues in a GitHub repository, optionally filtered by state.',
+    inputSchema: obj({ owner: { type: 'string' }, repo: { type: 'string' }, state: { type: 'string' } }),
+  },
+  {
+    server: 'github',
+    name: 'github__createPullRequest',
+    description: 'Open a pull request from a branch.',
+    inputSchema: obj({ head: { type: 'string' }, base: { type: 'string' } }),
+  },
+  {
+    server: 'github',
+    name: 'github__search_code',
+    description: 'Search code across repositories.',
+    inputSchema: obj({ q: { type: 'string', description: 'Search query' } }),
+  },
+  {
+    server: 'slack',
+    name: 'slack__send_message',
+    description: 'Post a message to a Slack channel.',
+    inputSchema: obj({ channel_id: { type: 'string' }, text: { type: 'string' } }),
+  },
+  {
+    server: 'slack',
+    name: 'slack__list_channels',
+    description: 'List public channels in the workspace.',
+    inputSchema: obj({ limit: { type: 'number' } }),
+  },
+  {
+    server: 'weather',
+    name: 'weather__get_current_weather',
+    description: 'Current weather conditions for a city.',
+    inputSchema: obj({ city: { type: 'string' } }),
+  },
+  {
+    server: 'weather',
+    name: 'weather__get_forecast',
+    description: 'Seven-day weather forecast for a location.',
+    inputSchema: obj({ latitude: { type: 'number' }, longitude: { type: 'number' } }),
+  },
+  {
+    server: 'filesystem',
+    name: 'filesystem__read_file',
+    description: 'Read the complete contents of a file from disk.',
+    inputSchema: obj({ path: { type: 'string' } }),
+  },
+  {
+    server: 'filesystem',
+    name: 'filesystem__write_file',
+    description: 'Create or overwrite a file with new content.',
+    inputSchema: obj({ path: { type: 'string' }, content: { type: 'string' } }),
+  },
+  {
+    server: 'filesystem',
+    name: 'filesystem__search_files',
+    description: 'Recursively search for files matching a pattern.',
+    inputSchema: obj({ path: { type: 'string' }, pattern: { type: 'string' } }),
+  },
+  {
+    server: 'postgres',
+    name: 'postgres__query',
+    description: 'Run a read-only query.',
+    inputSchema: obj({ sql: { type: 'string', description: 'The SQL statement to execute' } }),
+  },
   { server: 'users', name: 'users__getUserProfile', description: 'Profile details of one account.' },
   { server: 'games', name: 'games__pokedex_entry', description: 'Look up a Pokémon by name.' },
   { name: 'calculator', description: 'Evaluate an arithmetic expression.' },
@@ -210,7 +275,13 @@ describe('createToolIndex: bad and edge input', () => {
     const index2 = createToolIndex([
       { name: 'alpha_tool' },
       { name: 'beta_tool', description: 'beta things', inputSchema: 'not a schema' },
-      { name: 'gamma_tool', inputSchema: { type: 'object', properties: { nested: { type: 'object', properties: { deep_field: { type: 'string' } } } } } },
+      {
+        name: 'gamma_tool',
+        inputSchema: {
+          type: 'object',
+          properties: { nested: { type: 'object', properties: { deep_field: { type: 'string' } } } },
+        },
+      },
     ]);
     expect(index2.size).toBe(3);
     expect(index2.search('alpha')[0]?.name).toBe('alpha_tool');

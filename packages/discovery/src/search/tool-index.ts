@@ -3,7 +3,14 @@ import { createLexicalRanker, DEFAULT_TUNING, type ToolIndexTuning } from './lex
 import { regexSearch, type RegexDocument } from './regex-search.js';
 import { schemaText } from './schema-text.js';
 import { createSemanticRanker, DEFAULT_QUERY_TIMEOUT_MS, type SemanticRanker } from './semantic-ranker.js';
-import type { ToolIndex, ToolIndexEntry, ToolIndexOptions, ToolSearchHit, ToolSearchOptions, ToolSearchWarning } from './types.js';
+import type {
+  ToolIndex,
+  ToolIndexEntry,
+  ToolIndexOptions,
+  ToolSearchHit,
+  ToolSearchOptions,
+  ToolSearchWarning,
+} from './types.js';
 
 const DEFAULT_LIMIT = 5;
 // How deep each ranking goes into the fusion: well past any limit a model asks for, so that a tool
@@ -16,11 +23,14 @@ function normaliseLimit(limit: number | undefined, size: number): number {
 }
 
 function toDocuments(entries: readonly ToolIndexEntry[]): RegexDocument[] {
-  if (!Array.isArray(entries)) throw new TypeError('createToolIndex: entries must be an array of { name, description?, inputSchema?, server? }.');
+  if (!Array.isArray(entries))
+    throw new TypeError('createToolIndex: entries must be an array of { name, description?, inputSchema?, server? }.');
   const seen = new Set<string>();
   return entries.map((e, i) => {
-    if (!e || typeof e.name !== 'string' || e.name.length === 0) throw new TypeError(`createToolIndex: entry ${i} has no name; every tool needs a non-empty string name.`);
-    if (seen.has(e.name)) throw new TypeError(`createToolIndex: duplicate tool name "${e.name}"; tool names must be unique in one index.`);
+    if (!e || typeof e.name !== 'string' || e.name.length === 0)
+      throw new TypeError(`createToolIndex: entry ${i} has no name; every tool needs a non-empty string name.`);
+    if (seen.has(e.name))
+      throw new TypeError(`createToolIndex: duplicate tool name "${e.name}"; tool names must be unique in one index.`);
     seen.add(e.name);
     const schema = schemaText(e.inputSchema);
     return {
@@ -70,17 +80,25 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], options: Too
 
   async function searchAsync(query: string, opts: ToolSearchOptions = {}): Promise<ToolSearchHit[]> {
     const limit = normaliseLimit(opts.limit, docs.length);
-    if (!semantic || opts.regex || typeof query !== 'string' || limit === 0 || query.trim().length === 0) return search(query, opts);
+    if (!semantic || opts.regex || typeof query !== 'string' || limit === 0 || query.trim().length === 0)
+      return search(query, opts);
     const lexicalRanked = lexical.rank(query, FUSION_DEPTH).map((r) => r.doc);
     let semanticRanked: number[];
     try {
       semanticRanked = await semantic.rank(query, FUSION_DEPTH);
     } catch (cause) {
-      onWarning({ kind: 'query-embedding', message: `could not embed the query (${(cause as Error)?.message ?? String(cause)}); this search is lexical only`, cause });
+      onWarning({
+        kind: 'query-embedding',
+        message: `could not embed the query (${(cause as Error)?.message ?? String(cause)}); this search is lexical only`,
+        cause,
+      });
       return search(query, opts);
     }
     if (semanticRanked.length === 0) return search(query, opts);
-    return reciprocalRankFusion([lexicalRanked, semanticRanked], limit).map(([doc, score]) => ({ name: (docs[doc] as RegexDocument).name, score }));
+    return reciprocalRankFusion([lexicalRanked, semanticRanked], limit).map(([doc, score]) => ({
+      name: (docs[doc] as RegexDocument).name,
+      score,
+    }));
   }
 
   return {

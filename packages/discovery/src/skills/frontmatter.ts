@@ -15,7 +15,8 @@ export interface ParsedSkillFile {
 function asText(value: unknown): string | undefined {
   if (typeof value === 'string') return value.trim();
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value) && value.every((v) => ['string', 'number', 'boolean'].includes(typeof v))) return value.map(String).join(', ');
+  if (Array.isArray(value) && value.every((v) => ['string', 'number', 'boolean'].includes(typeof v)))
+    return value.map(String).join(', ');
   return undefined;
 }
 

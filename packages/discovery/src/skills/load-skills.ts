@@ -49,7 +49,10 @@ export async function loadSkills(root: string): Promise<LoadedSkills> {
     realRoot = await realpath(root);
     entries = (await readdir(realRoot)).sort();
   } catch (error) {
-    result.problems.push({ dir: root, message: `the skills folder cannot be read (${(error as Error).message}); check the --skills path.` });
+    result.problems.push({
+      dir: root,
+      message: `the skills folder cannot be read (${(error as Error).message}); check the --skills path.`,
+    });
     return result;
   }
   const names = new Set<string>();
@@ -64,7 +67,10 @@ export async function loadSkills(root: string): Promise<LoadedSkills> {
       if (!(await lstat(file)).isFile()) throw new Error('SKILL.md is not a regular file');
       text = await readFile(file, 'utf8');
     } catch (error) {
-      result.problems.push({ dir, message: `no readable SKILL.md (${(error as Error).message}); add <name>/SKILL.md with name and description frontmatter.` });
+      result.problems.push({
+        dir,
+        message: `no readable SKILL.md (${(error as Error).message}); add <name>/SKILL.md with name and description frontmatter.`,
+      });
       continue;
     }
     const parsed = parseFrontmatter(text);
@@ -73,13 +79,19 @@ export async function loadSkills(root: string): Promise<LoadedSkills> {
       continue;
     }
     if (parsed.error) {
-      result.problems.push({ dir, message: `the frontmatter of SKILL.md is not valid YAML (${parsed.error}); fix it (quote values that contain ": ").` });
+      result.problems.push({
+        dir,
+        message: `the frontmatter of SKILL.md is not valid YAML (${parsed.error}); fix it (quote values that contain ": ").`,
+      });
       continue;
     }
     const name = parsed.fields.name?.trim() ?? '';
     const description = parsed.fields.description?.trim() ?? '';
     if (!SKILL_NAME.test(name)) {
-      result.problems.push({ dir, message: `frontmatter "name" ${JSON.stringify(name)} must be 1-64 lowercase letters, digits and hyphens.` });
+      result.problems.push({
+        dir,
+        message: `frontmatter "name" ${JSON.stringify(name)} must be 1-64 lowercase letters, digits and hyphens.`,
+      });
       continue;
     }
     if (description === '') {

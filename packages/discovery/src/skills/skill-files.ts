@@ -57,12 +57,17 @@ export interface SkillFileContent {
  * are refused (stage `parameters`), and so is anything that resolves outside the folder through a
  * symlink (stage `authorization`), before a byte is read.
  */
-export async function readSkillFile(skill: Pick<Skill, 'dir' | 'name'>, path: string, toolName = 'view_skill'): Promise<SkillFileContent> {
+export async function readSkillFile(
+  skill: Pick<Skill, 'dir' | 'name'>,
+  path: string,
+  toolName = 'view_skill',
+): Promise<SkillFileContent> {
   const fail = (message: string, stage: 'parameters' | 'authorization' = 'parameters', hint?: string): never => {
     throw new ToolError(message, { stage, toolName, retryable: stage === 'parameters', ...(hint ? { hint } : {}) });
   };
   const trimmed = path.trim();
-  if (trimmed === '') fail('the file path is empty.', 'parameters', 'Call view_skill without "file" to list the reference files.');
+  if (trimmed === '')
+    fail('the file path is empty.', 'parameters', 'Call view_skill without "file" to list the reference files.');
   if (isAbsolute(trimmed) || /^[a-zA-Z]:[\\/]/.test(trimmed) || trimmed.startsWith('\\')) {
     fail(`"${path}" is an absolute path; give a path relative to the skill folder, as listed by view_skill.`);
   }
@@ -74,13 +79,18 @@ export async function readSkillFile(skill: Pick<Skill, 'dir' | 'name'>, path: st
   try {
     real = await realpath(full);
   } catch {
-    return fail(`the skill "${skill.name}" has no file "${path}".`, 'parameters', 'Call view_skill without "file" to list its reference files.');
+    return fail(
+      `the skill "${skill.name}" has no file "${path}".`,
+      'parameters',
+      'Call view_skill without "file" to list its reference files.',
+    );
   }
   if (!inside(skill.dir, real)) {
     fail(`"${path}" resolves outside the skill folder (through a symlink); reading it is not allowed.`, 'authorization');
   }
   const info = await lstat(real);
-  if (!info.isFile()) fail(`"${path}" is not a file.`, 'parameters', 'Call view_skill without "file" to list its reference files.');
+  if (!info.isFile())
+    fail(`"${path}" is not a file.`, 'parameters', 'Call view_skill without "file" to list its reference files.');
   const buffer = await readFile(real);
   if (buffer.subarray(0, 8_000).includes(0)) fail(`"${path}" is a binary file; only text files can be viewed.`);
   const text = buffer.toString('utf8');

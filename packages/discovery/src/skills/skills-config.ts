@@ -58,7 +58,12 @@ export function createSkillsConfig(options: SkillsConfigOptions): ServerToolConf
     toolNames: [VIEW_SKILL_TOOL_NAME],
     core: true,
     requires: {
-      preconditions: [{ name: 'skills-folder', check: () => (hasAnySkill(options.dir) ? true : `no skills in ${options.dir} (no <name>/SKILL.md)`) }],
+      preconditions: [
+        {
+          name: 'skills-folder',
+          check: () => (hasAnySkill(options.dir) ? true : `no skills in ${options.dir} (no <name>/SKILL.md)`),
+        },
+      ],
     },
     async create(context) {
       const loaded = await loadSkills(options.dir);
@@ -79,7 +84,9 @@ export function createSkillsConfig(options: SkillsConfigOptions): ServerToolConf
             file: z
               .string()
               .optional()
-              .describe('A reference file of that skill, as listed (relative path). Omit to get the procedure and the file list.'),
+              .describe(
+                'A reference file of that skill, as listed (relative path). Omit to get the procedure and the file list.',
+              ),
           }),
           execute: async ({ name, file }): Promise<ViewSkillResult> => {
             const skill = byName.get(name);
@@ -91,7 +98,12 @@ export function createSkillsConfig(options: SkillsConfigOptions): ServerToolConf
               });
             }
             if (file === undefined) {
-              return { skill: skill.name, description: skill.description, procedure: skill.body.trim(), files: await listSkillFiles(skill) };
+              return {
+                skill: skill.name,
+                description: skill.description,
+                procedure: skill.body.trim(),
+                files: await listSkillFiles(skill),
+              };
             }
             const content = await readSkillFile(skill, file, VIEW_SKILL_TOOL_NAME);
             return { skill: skill.name, file: content.path, content: content.content, truncated: content.truncated };

@@ -27,7 +27,10 @@ beforeAll(async () => {
   await writeFile(join(root, 'release-notes', 'checklist.txt'), 'check links');
   await symlink(outside, join(root, 'release-notes', 'leak.txt'));
   await mkdir(join(root, 'db-migrate'));
-  await writeFile(join(root, 'db-migrate', 'SKILL.md'), '---\nname: "db-migrate"\ndescription: Plan and run a database migration safely.\n---\nBack up first.\n');
+  await writeFile(
+    join(root, 'db-migrate', 'SKILL.md'),
+    '---\nname: "db-migrate"\ndescription: Plan and run a database migration safely.\n---\nBack up first.\n',
+  );
   await mkdir(join(root, 'broken'));
   await writeFile(join(root, 'broken', 'SKILL.md'), 'no frontmatter here');
   await mkdir(join(root, 'no-desc'));
@@ -55,7 +58,10 @@ describe('loadSkills', () => {
   });
 
   it('parses quoted values and | blocks', () => {
-    expect(parseFrontmatter("---\nname: 'a'\ndescription: |\n  one\n  two\n---\nbody")).toMatchObject({ fields: { name: 'a', description: 'one\ntwo' }, body: 'body' });
+    expect(parseFrontmatter("---\nname: 'a'\ndescription: |\n  one\n  two\n---\nbody")).toMatchObject({
+      fields: { name: 'a', description: 'one\ntwo' },
+      body: 'body',
+    });
   });
 
   it('reads comments, nested metadata and flow lists as YAML means them (issue 18)', () => {
@@ -73,7 +79,11 @@ describe('loadSkills', () => {
     ].join('\n');
     const parsed = parseFrontmatter(text)!;
     expect(parsed.error).toBeUndefined();
-    expect(parsed.fields).toEqual({ name: 'db-migrate', description: 'Plan: then run a migration', 'allowed-tools': 'read_file, execute' });
+    expect(parsed.fields).toEqual({
+      name: 'db-migrate',
+      description: 'Plan: then run a migration',
+      'allowed-tools': 'read_file, execute',
+    });
     expect(parsed.data.metadata).toEqual({ owner: 'data-team', tags: ['sql', 'ops'] });
     expect(parsed.body).toBe('Steps.');
   });
@@ -88,7 +98,9 @@ describe('loadSkills', () => {
 describe('view_skill', () => {
   it('shows only names and purposes up front', async () => {
     const { set, definition } = await viewSkill();
-    expect(set.instructions[0]?.text).toContain('- release-notes: Write release notes from merged pull requests. Use when preparing a release.');
+    expect(set.instructions[0]?.text).toContain(
+      '- release-notes: Write release notes from merged pull requests. Use when preparing a release.',
+    );
     expect(definition.description).toContain('- db-migrate: Plan and run a database migration safely.');
     expect(set.instructions[0]?.text).not.toContain('List merged PRs');
   });
@@ -98,7 +110,10 @@ describe('view_skill', () => {
     const full = (await run({ name: 'release-notes' })) as { procedure: string; files: string[] };
     expect(full.procedure).toBe('# Procedure\n1. List merged PRs.\n2. Fill templates/notes.md.');
     expect(full.files).toEqual(['checklist.txt', 'templates/notes.md']);
-    expect(await run({ name: 'release-notes', file: 'templates/notes.md' })).toMatchObject({ content: '## Highlights\n- ...\n', truncated: false });
+    expect(await run({ name: 'release-notes', file: 'templates/notes.md' })).toMatchObject({
+      content: '## Highlights\n- ...\n',
+      truncated: false,
+    });
   });
 
   it('stays inside the skill folder', async () => {
@@ -112,14 +127,17 @@ describe('view_skill', () => {
     const link = await attempt('leak.txt');
     expect((link as ToolError).stage).toBe('authorization');
     expect((link as Error).message).not.toContain('TOP SECRET');
-    expect((await attempt('missing.md') as Error).message).toMatch(/has no file "missing.md"/);
+    expect(((await attempt('missing.md')) as Error).message).toMatch(/has no file "missing.md"/);
     const unknown = await run({ name: 'nope' }).catch((e: unknown) => e as ToolError);
     expect((unknown as ToolError).message).toMatch(/no skill "nope".*db-migrate, release-notes/);
   });
 
   it('runs under generateText; the model reads the procedure as text', async () => {
     const { set } = await viewSkill();
-    const model = scriptedModel([{ toolCalls: [{ toolName: 'view_skill', input: { name: 'db-migrate' }, id: 'v1' }] }, { text: 'ok' }]);
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: 'view_skill', input: { name: 'db-migrate' }, id: 'v1' }] },
+      { text: 'ok' },
+    ]);
     await generateText({ model, tools: createAiTools(set), prompt: 'migrate', stopWhen: stepCountIs(3) });
     const output = lastToolResult(model, 'v1')?.output;
     expect(output?.type).toBe('text');

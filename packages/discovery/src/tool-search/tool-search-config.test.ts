@@ -28,7 +28,10 @@ const catalog = staticCatalog([
   tool('git__list_issues', 'List the issues of a repository.', 'git', ['repo']),
 ]);
 
-async function search(input: Record<string, unknown>, active = createActiveSet({ deferred: catalog.deferredTools().map((t) => t.name) })) {
+async function search(
+  input: Record<string, unknown>,
+  active = createActiveSet({ deferred: catalog.deferredTools().map((t) => t.name) }),
+) {
   const set = await resolveToolSet({ configs: [createToolSearchConfig({ catalog, activeSet: active })] });
   const definition = set.tools[0]!.definition;
   const validation = definition.validate(input);
@@ -40,7 +43,11 @@ describe('tool_search', () => {
   it('returns full schemas of the best matches and marks them discovered', async () => {
     const { result, active } = await search({ query: 'send an email message', limit: 2 });
     expect(result.mode).toBe('text');
-    expect(result.tools[0]).toMatchObject({ name: 'mail__send_email', server: 'mail', inputSchema: { properties: { to: {}, subject: {} } } });
+    expect(result.tools[0]).toMatchObject({
+      name: 'mail__send_email',
+      server: 'mail',
+      inputSchema: { properties: { to: {}, subject: {} } },
+    });
     expect(result.tools.length).toBeLessThanOrEqual(2);
     expect(active.discovered()).toEqual(result.tools.map((t) => t.name));
   });
@@ -65,10 +72,12 @@ describe('tool_search', () => {
   it('yields nothing, with a reason, when no tool is deferred', async () => {
     const set = await resolveToolSet({ configs: [createToolSearchConfig({ catalog: staticCatalog([]) })] });
     expect(set.tools).toEqual([]);
-    expect(set.excluded).toEqual([{ key: 'tool_search', reason: 'no deferred tools in this run: every tool is already in the tool set' }]);
+    expect(set.excluded).toEqual([
+      { key: 'tool_search', reason: 'no deferred tools in this run: every tool is already in the tool set' },
+    ]);
   });
 
-  it('uses the run\'s services.activeSet when none is given', async () => {
+  it("uses the run's services.activeSet when none is given", async () => {
     const active = createActiveSet({ deferred: ['mail__send_email'] });
     const set = await resolveToolSet({ configs: [createToolSearchConfig({ catalog })], services: { activeSet: active } });
     await set.tools[0]!.definition.execute({ query: 'mail__send_email' }, {} as never);
@@ -87,7 +96,10 @@ describe('tool_search end to end: generateText, a real MCP server, and the activ
       deferred: decision.deferred.map((d) => d.name),
       isAvailable: m.isAvailable,
     });
-    const resolved = await resolveToolSet({ configs: [createToolSearchConfig({ catalog: m }), ...m.toolConfigs()], services: { activeSet: active } });
+    const resolved = await resolveToolSet({
+      configs: [createToolSearchConfig({ catalog: m }), ...m.toolConfigs()],
+      services: { activeSet: active },
+    });
     const model = scriptedModel([
       { toolCalls: [{ toolName: 'tool_search', input: { query: 'convert money between currencies' }, id: 's1' }] },
       { toolCalls: [{ toolName: 'big__convert_currency', input: { amount: '5', from: 'EUR', to: 'USD' }, id: 'c1' }] },
@@ -107,10 +119,17 @@ describe('tool_search end to end: generateText, a real MCP server, and the activ
     const found = lastToolResult(model, 's1')?.output.value as ToolSearchResult;
     expect(found.tools[0]?.name).toBe('big__convert_currency');
     expect(found.tools[0]?.inputSchema).toMatchObject({ type: 'object', properties: { amount: {}, from: {}, to: {} } });
-    expect(lastToolResult(model, 'c1')?.output).toEqual({ type: 'text', value: 'convert_currency ok {"amount":"5","from":"EUR","to":"USD"}' });
+    expect(lastToolResult(model, 'c1')?.output).toEqual({
+      type: 'text',
+      value: 'convert_currency ok {"amount":"5","from":"EUR","to":"USD"}',
+    });
 
     // A new run over the surviving history finds the tools of the tool_search result active again...
-    const next = createActiveSet({ core: ['tool_search'], direct: decision.direct, deferred: decision.deferred.map((d) => d.name) });
+    const next = createActiveSet({
+      core: ['tool_search'],
+      direct: decision.direct,
+      deferred: decision.deferred.map((d) => d.name),
+    });
     expect(next.rebuildFromHistory(result.response.messages)).toEqual(found.tools.map((t) => t.name));
     // ...and with that result compacted away, only the tool that was actually called.
     const withoutSearch = result.response.messages.filter(

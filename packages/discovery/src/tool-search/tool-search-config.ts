@@ -50,7 +50,10 @@ export type ToolSearchPresentation =
 export function toolReferenceOutput(names: readonly string[]) {
   return {
     type: 'content' as const,
-    value: names.map((toolName) => ({ type: 'custom' as const, providerOptions: { anthropic: { type: 'tool-reference', toolName } } })),
+    value: names.map((toolName) => ({
+      type: 'custom' as const,
+      providerOptions: { anthropic: { type: 'tool-reference', toolName } },
+    })),
   };
 }
 
@@ -82,8 +85,17 @@ const inputSchema = z.object({
       'What the tool should do, in words (e.g. "create a github issue", "weather forecast"), or a tool or server name. ' +
         'For a regular expression write it between slashes, e.g. "/^github__.*issue/i", or set regex to true.',
     ),
-  regex: z.boolean().optional().describe('Treat query as a regular expression over tool names, descriptions, servers and parameter names.'),
-  limit: z.number().int().min(1).max(MAX_TOOL_SEARCH_LIMIT).optional().describe(`How many tools to return (default ${DEFAULT_TOOL_SEARCH_LIMIT}).`),
+  regex: z
+    .boolean()
+    .optional()
+    .describe('Treat query as a regular expression over tool names, descriptions, servers and parameter names.'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_TOOL_SEARCH_LIMIT)
+    .optional()
+    .describe(`How many tools to return (default ${DEFAULT_TOOL_SEARCH_LIMIT}).`),
 });
 
 /** A `/pattern/flags` query → the pattern in the engine's form (`(?i)` for the `i` flag). */
@@ -112,7 +124,9 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
     let entry = indexes.get(tools);
     if (!entry) {
       entry = {
-        index: createToolIndex(tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, server: t.server }))),
+        index: createToolIndex(
+          tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, server: t.server })),
+        ),
         byName: new Map(tools.map((t) => [t.name, t])),
       };
       indexes.set(tools, entry);
@@ -129,7 +143,9 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
         {
           name: 'deferred-tools',
           check: () =>
-            options.catalog.deferredTools().length > 0 ? true : 'no deferred tools in this run: every tool is already in the tool set',
+            options.catalog.deferredTools().length > 0
+              ? true
+              : 'no deferred tools in this run: every tool is already in the tool set',
         },
       ],
     },

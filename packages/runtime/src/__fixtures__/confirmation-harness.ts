@@ -49,7 +49,11 @@ export async function runWith(runner: RunnerName, args: RunArgs): Promise<RunOut
       const result = await generateText(common);
       const approvalRequests = result.content
         .filter((part) => part.type === 'tool-approval-request')
-        .map((part) => ({ approvalId: part.approvalId, toolCallId: part.toolCall.toolCallId, ...(part.signature ? { signature: part.signature } : {}) }));
+        .map((part) => ({
+          approvalId: part.approvalId,
+          toolCallId: part.toolCall.toolCallId,
+          ...(part.signature ? { signature: part.signature } : {}),
+        }));
       return { messages: result.response.messages, approvalRequests, parts: [] };
     } catch (error) {
       return { messages: [], approvalRequests: [], error, parts: [] };
@@ -76,7 +80,10 @@ export async function runWith(runner: RunnerName, args: RunArgs): Promise<RunOut
       return { approvalId: p.approvalId, toolCallId: p.toolCall.toolCallId, ...(p.signature ? { signature: p.signature } : {}) };
     });
   const aborted = parts.some((part) => part.type === 'abort');
-  const error = streamError ?? (parts.find((part) => part.type === 'error') as { error?: unknown } | undefined)?.error ?? (aborted ? new Error('aborted') : undefined);
+  const error =
+    streamError ??
+    (parts.find((part) => part.type === 'error') as { error?: unknown } | undefined)?.error ??
+    (aborted ? new Error('aborted') : undefined);
   return { messages, approvalRequests, parts, ...(error === undefined ? {} : { error }) };
 }
 
@@ -85,10 +92,7 @@ export function withApprovalResponses(
   history: ModelMessage[],
   responses: Array<{ approvalId: string; approved: boolean; reason?: string }>,
 ): ModelMessage[] {
-  return [
-    ...history,
-    { role: 'tool', content: responses.map((r) => ({ type: 'tool-approval-response' as const, ...r })) },
-  ];
+  return [...history, { role: 'tool', content: responses.map((r) => ({ type: 'tool-approval-response' as const, ...r })) }];
 }
 
 /** A temporary workspace with a few files and a high-impact `remove_file` tool over it. */
@@ -107,7 +111,9 @@ export async function removalWorkspace(files: readonly string[] = ['a.txt', 'b.t
       return `removed ${path}`;
     },
   });
-  const set: ResolvedToolSet = await resolveToolSet({ configs: [{ key: 'danger', toolNames: ['remove_file'], create: () => [removeFile] }] });
+  const set: ResolvedToolSet = await resolveToolSet({
+    configs: [{ key: 'danger', toolNames: ['remove_file'], create: () => [removeFile] }],
+  });
   return {
     dir,
     set,

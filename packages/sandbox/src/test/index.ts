@@ -225,7 +225,9 @@ function describeAvailable(options: SandboxContractOptions): void {
       });
 
       it('refuses a missing file', async () => {
-        expect(SandboxNotFoundError.isInstance(await rejectionOf(() => sandbox.editFile('nope.txt', { oldText: 'a', newText: 'b' })))).toBe(true);
+        expect(
+          SandboxNotFoundError.isInstance(await rejectionOf(() => sandbox.editFile('nope.txt', { oldText: 'a', newText: 'b' }))),
+        ).toBe(true);
       });
     });
 

@@ -52,7 +52,10 @@ export interface EditFileOutput {
 
 /** The model view of an `edit_file` result. */
 export function editFileView(output: EditFileOutput): string {
-  const where = output.lines.length === 1 ? `line ${output.lines[0]}` : `lines ${output.lines.slice(0, 20).join(', ')}${output.lines.length > 20 ? ', …' : ''}`;
+  const where =
+    output.lines.length === 1
+      ? `line ${output.lines[0]}`
+      : `lines ${output.lines.slice(0, 20).join(', ')}${output.lines.length > 20 ? ', …' : ''}`;
   const tolerance = output.match === 'tolerant' ? ` Tolerant match: ${output.tolerated.join('; ')}.` : '';
   return [
     `Edited ${output.path}: ${output.replacements} replacement${output.replacements === 1 ? '' : 's'} at ${where}.${tolerance}`,
@@ -67,7 +70,9 @@ function formatCandidates(candidates: Candidate[]): string {
     'Closest candidates in the file:',
     ...candidates.map((c) => {
       const lines = c.lines.slice(0, 12).map((l) => clip(l, 300));
-      const diff = c.firstDifference ? `\n  first difference at line ${c.firstDifference.line}: old_text has ${c.firstDifference.expected}, the file has ${c.firstDifference.actual}` : '';
+      const diff = c.firstDifference
+        ? `\n  first difference at line ${c.firstDifference.line}: old_text has ${c.firstDifference.expected}, the file has ${c.firstDifference.actual}`
+        : '';
       return `lines ${c.startLine}-${c.startLine + c.lines.length - 1} (${Math.round(c.score * 100)}% similar):\n${numberLines(lines, c.startLine)}${c.lines.length > 12 ? '\n  …' : ''}${diff}`;
     }),
   ].join('\n');
@@ -111,12 +116,19 @@ function regionView(newText: string, starts: number[], replacementLength: number
   let used = 0;
   for (const [i, [a, b]] of merged.entries()) {
     if (used >= budget) {
-      out.push(`[${merged.length - i} more edited region${merged.length - i === 1 ? '' : 's'} not shown; read_file to see them.]`);
+      out.push(
+        `[${merged.length - i} more edited region${merged.length - i === 1 ? '' : 's'} not shown; read_file to see them.]`,
+      );
       break;
     }
     const end = Math.min(b, a + (budget - used) - 1);
     if (out.length > 0) out.push('   ...');
-    out.push(numberLines(lines.slice(a - 1, end).map((l) => clip(l, 500)), a));
+    out.push(
+      numberLines(
+        lines.slice(a - 1, end).map((l) => clip(l, 500)),
+        a,
+      ),
+    );
     if (end < b) out.push(`[region continues to line ${b}; read_file with offset=${end + 1} to see the rest.]`);
     used += end - a + 1;
   }
@@ -133,187 +145,220 @@ export function createEditFileTool(run: FsRunContext): ToolDefinition<EditFileIn
       'If it is not found exactly, a match that differs only in whitespace, line endings or Unicode spaces is used when it is unique. ' +
       'Refuses when the file changed on disk since you read it. Returns the edited region with line numbers, and size, line count and SHA-256 verified by reading back.',
     inputSchema: z.object({
-      path: z.string().min(1, 'path is empty: give a file path relative to the workspace root.').describe('File, relative to the workspace root.'),
-      old_text: z.string().min(1, 'old_text is empty: give the exact text to replace (use write_file to create a file).').describe('The text to replace, copied exactly from the file.'),
+      path: z
+        .string()
+        .min(1, 'path is empty: give a file path relative to the workspace root.')
+        .describe('File, relative to the workspace root.'),
+      old_text: z
+        .string()
+        .min(1, 'old_text is empty: give the exact text to replace (use write_file to create a file).')
+        .describe('The text to replace, copied exactly from the file.'),
       new_text: z.string().describe('The replacement text.'),
       replace_all: z.boolean().optional().describe('Replace every occurrence of old_text (default false: it must be unique).'),
     }),
-    impact: (input: EditFileInput) => sensitivePathImpact(input.path, 'Editing', { type: run.sandbox.type, root: run.sandbox.root, protectedPaths: run.protectedPaths }),
-    execute: (input: EditFileInput, { signal }) => run.lock.run(input.path, async () => {
-      const replaceAll = input.replace_all === true;
-      if (input.old_text === input.new_text) {
-        throw new ToolError('old_text and new_text are the same; nothing would change.', { stage: 'parameters', toolName, hint: 'Give the changed text as new_text.' });
-      }
-      let read: ReadFileResult;
-      try {
-        // maxBytes: the sandbox refuses a file over the limit from its size, before reading a byte.
-        read = await run.sandbox.readFile(input.path, { limit: WHOLE_FILE_LINES, maxBytes: run.limits.editBytes, signal });
-      } catch (error) {
-        if (SandboxTooLargeError.isInstance(error)) {
-          throw new ToolError(`${input.path} is over the ${formatBytes(run.limits.editBytes)} limit of edit_file; nothing was read or changed.`, {
+    impact: (input: EditFileInput) =>
+      sensitivePathImpact(input.path, 'Editing', {
+        type: run.sandbox.type,
+        root: run.sandbox.root,
+        protectedPaths: run.protectedPaths,
+      }),
+    execute: (input: EditFileInput, { signal }) =>
+      run.lock.run(input.path, async () => {
+        const replaceAll = input.replace_all === true;
+        if (input.old_text === input.new_text) {
+          throw new ToolError('old_text and new_text are the same; nothing would change.', {
             stage: 'parameters',
             toolName,
-            cause: error,
-            hint: 'Edit large files with execute (for example sed -i or a short script), or split the file.',
+            hint: 'Give the changed text as new_text.',
           });
         }
-        throw toFsToolError(error, toolName, input.path);
-      }
-      if (read.size > run.limits.editBytes) {
-        // A sandbox that does not honour maxBytes: still refuse, though it has read the file.
-        throw new ToolError(`${input.path} is over the ${formatBytes(run.limits.editBytes)} limit of edit_file; nothing was changed.`, {
-          stage: 'parameters',
-          toolName,
-          hint: 'Edit large files with execute (for example sed -i or a short script), or split the file.',
-        });
-      }
-      const path = read.path;
-      const now = snapshotOf(read);
-      const seen = run.tracker.get(path);
-      const stale = seen ? staleReason(seen, now) : undefined;
-      if (stale) {
-        throw new ToolError(`${path} changed on disk since you last read it (${stale}); the edit was not applied.`, {
-          stage: 'parameters',
-          toolName,
-          hint: 'Read it again with read_file and redo the edit against the current text.',
-          details: { before: seen, now },
-        });
-      }
-      const full = fullTextOf(read);
-      const oldText = normalizeLineEndings(input.old_text);
-      const newText = normalizeLineEndings(input.new_text);
-
-      let expected: string | undefined;
-      let starts: number[] = [];
-      let replacementLength = newText.length;
-      let tolerated: string[] = [];
-      let replacements: number;
-
-      if (!full.exact) {
-        // Mixed line endings or over-long lines: the text we read is not byte-exact, so no tolerant
-        // matching; the sandbox matches the exact text itself.
-        let result;
+        let read: ReadFileResult;
         try {
-          result = await run.sandbox.editFile(path, { oldText: input.old_text, newText: input.new_text, replaceAll }, { signal });
+          // maxBytes: the sandbox refuses a file over the limit from its size, before reading a byte.
+          read = await run.sandbox.readFile(input.path, { limit: WHOLE_FILE_LINES, maxBytes: run.limits.editBytes, signal });
+        } catch (error) {
+          if (SandboxTooLargeError.isInstance(error)) {
+            throw new ToolError(
+              `${input.path} is over the ${formatBytes(run.limits.editBytes)} limit of edit_file; nothing was read or changed.`,
+              {
+                stage: 'parameters',
+                toolName,
+                cause: error,
+                hint: 'Edit large files with execute (for example sed -i or a short script), or split the file.',
+              },
+            );
+          }
+          throw toFsToolError(error, toolName, input.path);
+        }
+        if (read.size > run.limits.editBytes) {
+          // A sandbox that does not honour maxBytes: still refuse, though it has read the file.
+          throw new ToolError(
+            `${input.path} is over the ${formatBytes(run.limits.editBytes)} limit of edit_file; nothing was changed.`,
+            {
+              stage: 'parameters',
+              toolName,
+              hint: 'Edit large files with execute (for example sed -i or a short script), or split the file.',
+            },
+          );
+        }
+        const path = read.path;
+        const now = snapshotOf(read);
+        const seen = run.tracker.get(path);
+        const stale = seen ? staleReason(seen, now) : undefined;
+        if (stale) {
+          throw new ToolError(`${path} changed on disk since you last read it (${stale}); the edit was not applied.`, {
+            stage: 'parameters',
+            toolName,
+            hint: 'Read it again with read_file and redo the edit against the current text.',
+            details: { before: seen, now },
+          });
+        }
+        const full = fullTextOf(read);
+        const oldText = normalizeLineEndings(input.old_text);
+        const newText = normalizeLineEndings(input.new_text);
+
+        let expected: string | undefined;
+        let starts: number[] = [];
+        let replacementLength = newText.length;
+        let tolerated: string[] = [];
+        let replacements: number;
+
+        if (!full.exact) {
+          // Mixed line endings or over-long lines: the text we read is not byte-exact, so no tolerant
+          // matching; the sandbox matches the exact text itself.
+          let result;
+          try {
+            result = await run.sandbox.editFile(
+              path,
+              { oldText: input.old_text, newText: input.new_text, replaceAll },
+              { signal },
+            );
+          } catch (error) {
+            throw toFsToolError(error, toolName, path);
+          }
+          replacements = result.replacements;
+          const reread = await rereadWhole(run, path, signal);
+          if (reread.size !== result.size) {
+            throw verificationError(
+              path,
+              `the sandbox reported ${result.size} bytes after the edit but ${reread.size} bytes were read back`,
+            );
+          }
+          run.tracker.record(path, snapshotOf(reread));
+          const lines = reread.content.split('\n');
+          const shown = result.lines.slice(0, 5).map((line) => {
+            const a = Math.max(1, line - run.limits.editContextLines);
+            const b = Math.min(lines.length, line + newText.split('\n').length - 1 + run.limits.editContextLines);
+            return numberLines(lines.slice(a - 1, b), a);
+          });
+          return {
+            path,
+            replacements,
+            match: 'exact' as const,
+            tolerated: [],
+            lines: result.lines,
+            size: reread.size,
+            lineCount: reread.totalLines ?? lines.length,
+            sha256: sha256(reread.content),
+            region: shown.join('\n   ...\n'),
+            verified: true as const,
+          };
+        }
+
+        const outcome = matchEdit(full.text, oldText, newText, replaceAll);
+        if (outcome.kind === 'ambiguous') {
+          const lines = outcome.lines.slice(0, 10).join(', ') + (outcome.lines.length > 10 ? ', …' : '');
+          throw new ToolError(
+            `old_text occurs ${outcome.lines.length} times in ${path}${outcome.tolerant ? ' when whitespace differences are ignored' : ''} (at lines ${lines}); the edit was not applied.`,
+            {
+              stage: 'parameters',
+              toolName,
+              hint: outcome.tolerant
+                ? 'Copy old_text exactly from read_file output, with enough surrounding lines to make it unique.'
+                : 'Include more surrounding lines in old_text so it is unique, or set replace_all to true to change every occurrence.',
+              details: { lines: outcome.lines },
+            },
+          );
+        }
+        if (outcome.kind === 'unadaptable') {
+          throw new ToolError(
+            `old_text matches lines ${outcome.lines[0]}-${outcome.lines[1]} of ${path} only when indentation is ignored, and new_text cannot be re-indented to fit: ${outcome.reason}. The edit was not applied.`,
+            {
+              stage: 'parameters',
+              toolName,
+              hint: 'Copy old_text from read_file output with its exact indentation, and indent new_text the way the file is indented.',
+              details: { lines: outcome.lines },
+            },
+          );
+        }
+        if (outcome.kind === 'none') {
+          throw new ToolError(
+            `old_text was not found in ${path} (not even ignoring whitespace, line endings and Unicode spaces); the edit was not applied.\n${formatCandidates(outcome.candidates)}`,
+            {
+              stage: 'parameters',
+              toolName,
+              hint: 'Read the file again and copy old_text exactly from it (without the line-number prefix).',
+              details: { candidates: outcome.candidates },
+            },
+          );
+        }
+        tolerated = [...outcome.tolerated];
+        if (input.old_text !== oldText && full.lineEnding === '\n')
+          tolerated.push('CRLF line endings in old_text matched LF in the file');
+        replacementLength = outcome.newText.length;
+        const spliced = splice(full.text, outcome.ranges, outcome.newText);
+        expected = spliced.text;
+        starts = spliced.starts;
+        replacements = outcome.ranges.length;
+
+        try {
+          if (outcome.tolerated.length === 0) {
+            await run.sandbox.editFile(path, { oldText, newText, replaceAll }, { signal });
+          } else {
+            const range = outcome.ranges[0]!;
+            const region = full.text.slice(range.start, range.end);
+            if (occurrences(full.text, region) === 1) {
+              await run.sandbox.editFile(path, { oldText: region, newText: outcome.newText }, { signal });
+            } else {
+              // The region's exact text also occurs elsewhere: write the whole new text instead,
+              // re-checking first that nothing changed since we read it.
+              const again = await run.sandbox.readFile(path, { limit: 1, signal });
+              if (staleReason({ mtimeMs: now.mtimeMs, size: now.size }, snapshotOf(again))) {
+                throw new ToolError(`${path} changed on disk while the edit was being prepared; the edit was not applied.`, {
+                  stage: 'execution',
+                  toolName,
+                  hint: 'Read it again with read_file and redo the edit.',
+                });
+              }
+              await run.sandbox.writeFile(path, withLineEnding(expected, full.lineEnding), { signal });
+            }
+          }
         } catch (error) {
           throw toFsToolError(error, toolName, path);
         }
-        replacements = result.replacements;
+
         const reread = await rereadWhole(run, path, signal);
-        if (reread.size !== result.size) {
-          throw verificationError(path, `the sandbox reported ${result.size} bytes after the edit but ${reread.size} bytes were read back`);
+        const after = fullTextOf(reread);
+        if (after.text !== expected) {
+          throw verificationError(
+            path,
+            `the file read back (sha256 ${shortHash(sha256(after.text))}, ${reread.size} bytes) is not the expected result (sha256 ${shortHash(sha256(expected))})`,
+          );
         }
         run.tracker.record(path, snapshotOf(reread));
-        const lines = reread.content.split('\n');
-        const shown = result.lines.slice(0, 5).map((line) => {
-          const a = Math.max(1, line - run.limits.editContextLines);
-          const b = Math.min(lines.length, line + newText.split('\n').length - 1 + run.limits.editContextLines);
-          return numberLines(lines.slice(a - 1, b), a);
-        });
         return {
           path,
           replacements,
-          match: 'exact' as const,
-          tolerated: [],
-          lines: result.lines,
+          match: tolerated.length === 0 ? ('exact' as const) : ('tolerant' as const),
+          tolerated,
+          lines: starts.map((start) => lineAt(expected!, start)),
           size: reread.size,
-          lineCount: reread.totalLines ?? lines.length,
-          sha256: sha256(reread.content),
-          region: shown.join('\n   ...\n'),
+          lineCount: reread.totalLines ?? expected.split('\n').length,
+          sha256: sha256(withLineEnding(after.text, after.lineEnding)),
+          region: regionView(expected, starts, replacementLength, run.limits.editContextLines, run.limits.editRegionLines),
           verified: true as const,
         };
-      }
-
-      const outcome = matchEdit(full.text, oldText, newText, replaceAll);
-      if (outcome.kind === 'ambiguous') {
-        const lines = outcome.lines.slice(0, 10).join(', ') + (outcome.lines.length > 10 ? ', …' : '');
-        throw new ToolError(
-          `old_text occurs ${outcome.lines.length} times in ${path}${outcome.tolerant ? ' when whitespace differences are ignored' : ''} (at lines ${lines}); the edit was not applied.`,
-          {
-            stage: 'parameters',
-            toolName,
-            hint: outcome.tolerant
-              ? 'Copy old_text exactly from read_file output, with enough surrounding lines to make it unique.'
-              : 'Include more surrounding lines in old_text so it is unique, or set replace_all to true to change every occurrence.',
-            details: { lines: outcome.lines },
-          },
-        );
-      }
-      if (outcome.kind === 'unadaptable') {
-        throw new ToolError(
-          `old_text matches lines ${outcome.lines[0]}-${outcome.lines[1]} of ${path} only when indentation is ignored, and new_text cannot be re-indented to fit: ${outcome.reason}. The edit was not applied.`,
-          {
-            stage: 'parameters',
-            toolName,
-            hint: 'Copy old_text from read_file output with its exact indentation, and indent new_text the way the file is indented.',
-            details: { lines: outcome.lines },
-          },
-        );
-      }
-      if (outcome.kind === 'none') {
-        throw new ToolError(`old_text was not found in ${path} (not even ignoring whitespace, line endings and Unicode spaces); the edit was not applied.\n${formatCandidates(outcome.candidates)}`, {
-          stage: 'parameters',
-          toolName,
-          hint: 'Read the file again and copy old_text exactly from it (without the line-number prefix).',
-          details: { candidates: outcome.candidates },
-        });
-      }
-      tolerated = [...outcome.tolerated];
-      if (input.old_text !== oldText && full.lineEnding === '\n') tolerated.push('CRLF line endings in old_text matched LF in the file');
-      replacementLength = outcome.newText.length;
-      const spliced = splice(full.text, outcome.ranges, outcome.newText);
-      expected = spliced.text;
-      starts = spliced.starts;
-      replacements = outcome.ranges.length;
-
-      try {
-        if (outcome.tolerated.length === 0) {
-          await run.sandbox.editFile(path, { oldText, newText, replaceAll }, { signal });
-        } else {
-          const range = outcome.ranges[0]!;
-          const region = full.text.slice(range.start, range.end);
-          if (occurrences(full.text, region) === 1) {
-            await run.sandbox.editFile(path, { oldText: region, newText: outcome.newText }, { signal });
-          } else {
-            // The region's exact text also occurs elsewhere: write the whole new text instead,
-            // re-checking first that nothing changed since we read it.
-            const again = await run.sandbox.readFile(path, { limit: 1, signal });
-            if (staleReason({ mtimeMs: now.mtimeMs, size: now.size }, snapshotOf(again))) {
-              throw new ToolError(`${path} changed on disk while the edit was being prepared; the edit was not applied.`, {
-                stage: 'execution',
-                toolName,
-                hint: 'Read it again with read_file and redo the edit.',
-              });
-            }
-            await run.sandbox.writeFile(path, withLineEnding(expected, full.lineEnding), { signal });
-          }
-        }
-      } catch (error) {
-        throw toFsToolError(error, toolName, path);
-      }
-
-      const reread = await rereadWhole(run, path, signal);
-      const after = fullTextOf(reread);
-      if (after.text !== expected) {
-        throw verificationError(
-          path,
-          `the file read back (sha256 ${shortHash(sha256(after.text))}, ${reread.size} bytes) is not the expected result (sha256 ${shortHash(sha256(expected))})`,
-        );
-      }
-      run.tracker.record(path, snapshotOf(reread));
-      return {
-        path,
-        replacements,
-        match: tolerated.length === 0 ? ('exact' as const) : ('tolerant' as const),
-        tolerated,
-        lines: starts.map((start) => lineAt(expected!, start)),
-        size: reread.size,
-        lineCount: reread.totalLines ?? expected.split('\n').length,
-        sha256: sha256(withLineEnding(after.text, after.lineEnding)),
-        region: regionView(expected, starts, replacementLength, run.limits.editContextLines, run.limits.editRegionLines),
-        verified: true as const,
-      };
-    }),
+      }),
     toModelOutput: ({ output }) => editFileView(output),
   });
 }

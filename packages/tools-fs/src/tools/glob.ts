@@ -49,9 +49,18 @@ export function createGlobTool(run: FsRunContext): ToolDefinition<GlobInput, Glo
       'Patterns are relative to path. A pattern without "/" matches file names at any depth ("*.py" finds a.py and src/b.py, as grep\'s glob filter does); ' +
       'one with "/" matches the whole relative path ("src/*.py" only directly in src); start it with "./" to match only directly in path.',
     inputSchema: z.object({
-      pattern: z.string().min(1, 'pattern is empty: give a glob such as "**/*.ts".').describe('Glob pattern, relative to path; without "/" it matches names at any depth.'),
+      pattern: z
+        .string()
+        .min(1, 'pattern is empty: give a glob such as "**/*.ts".')
+        .describe('Glob pattern, relative to path; without "/" it matches names at any depth.'),
       path: z.string().optional().describe('Folder to search in, relative to the workspace root (default the root).'),
-      limit: z.number().int().min(1).max(maxGlobFiles, `limit is at most ${maxGlobFiles}; narrow the pattern instead.`).optional().describe(`Files at most (default ${globFiles}).`),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(maxGlobFiles, `limit is at most ${maxGlobFiles}; narrow the pattern instead.`)
+        .optional()
+        .describe(`Files at most (default ${globFiles}).`),
     }),
     execute: async (input: GlobInput, { signal }) => {
       const path = input.path === undefined || input.path.trim() === '' ? '.' : input.path;

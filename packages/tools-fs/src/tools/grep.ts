@@ -56,7 +56,8 @@ export function grepView(output: GrepOutput, maxChars: number, lineChars: number
   const where = `${output.path === '.' ? '' : ` in ${output.path}`}${output.glob ? ` (files matching ${output.glob})` : ''}`;
   const narrow = 'Narrow the pattern, path or glob';
   if (output.mode !== 'content') {
-    if (output.files.length === 0) return `No matches for /${output.pattern}/${where}.${output.stopped ? `\n${stoppedView(output.stopped, narrow)}` : ''}`;
+    if (output.files.length === 0)
+      return `No matches for /${output.pattern}/${where}.${output.stopped ? `\n${stoppedView(output.stopped, narrow)}` : ''}`;
     const total = output.files.reduce((n, f) => n + f.count, 0);
     const head =
       output.mode === 'count'
@@ -67,10 +68,14 @@ export function grepView(output: GrepOutput, maxChars: number, lineChars: number
     const notes: string[] = [];
     if (body.cut > 0) notes.push(`[${body.cut} more files not shown (output limit of ${maxChars} characters). ${narrow}.]`);
     if (output.stopped) notes.push(stoppedView(output.stopped, narrow));
-    else if (output.truncated) notes.push(`[More results exist beyond the limit of ${output.limit}${output.mode === 'count' ? '; counts are lower bounds' : ''}. ${narrow}.]`);
+    else if (output.truncated)
+      notes.push(
+        `[More results exist beyond the limit of ${output.limit}${output.mode === 'count' ? '; counts are lower bounds' : ''}. ${narrow}.]`,
+      );
     return [head, ...body.lines, ...notes].join('\n');
   }
-  if (output.matches.length === 0) return `No matches for /${output.pattern}/${where}.${output.stopped ? `\n${stoppedView(output.stopped, narrow)}` : ''}`;
+  if (output.matches.length === 0)
+    return `No matches for /${output.pattern}/${where}.${output.stopped ? `\n${stoppedView(output.stopped, narrow)}` : ''}`;
   const files = new Set(output.matches.map((m) => m.path)).size;
   const head = `${output.matches.length}${output.truncated ? '+' : ''} matching lines in ${files} file${files === 1 ? '' : 's'} for /${output.pattern}/${where}:`;
   const lines: string[] = [];
@@ -81,7 +86,8 @@ export function grepView(output: GrepOutput, maxChars: number, lineChars: number
     const firstShown = match.before?.[0]?.line ?? match.line;
     if (lastPath !== undefined && (match.path !== lastPath || firstShown > lastLine + 1)) lines.push('--');
     starts.push(lines.length);
-    for (const b of match.before ?? []) if (match.path !== lastPath || b.line > lastLine) lines.push(`${match.path}-${b.line}-${clip(b.text, lineChars)}`);
+    for (const b of match.before ?? [])
+      if (match.path !== lastPath || b.line > lastLine) lines.push(`${match.path}-${b.line}-${clip(b.text, lineChars)}`);
     lines.push(`${match.path}:${match.line}:${clip(match.text, lineChars)}`);
     lastLine = match.line;
     for (const a of match.after ?? []) {
@@ -94,10 +100,15 @@ export function grepView(output: GrepOutput, maxChars: number, lineChars: number
   const notes: string[] = [];
   if (body.cut > 0) {
     const shownMatches = starts.filter((s) => s < body.lines.length).length;
-    notes.push(`[Output cut at ${maxChars} characters after ${shownMatches} of ${output.matches.length} matches. ${narrow}, or use output_mode "files_with_matches".]`);
+    notes.push(
+      `[Output cut at ${maxChars} characters after ${shownMatches} of ${output.matches.length} matches. ${narrow}, or use output_mode "files_with_matches".]`,
+    );
   }
   if (output.stopped) notes.push(stoppedView(output.stopped, narrow));
-  else if (output.truncated) notes.push(`[More matches exist beyond the limit of ${output.limit}. ${narrow}, or use output_mode "count" to see where they are.]`);
+  else if (output.truncated)
+    notes.push(
+      `[More matches exist beyond the limit of ${output.limit}. ${narrow}, or use output_mode "count" to see where they are.]`,
+    );
   return [head, ...body.lines, ...notes].join('\n');
 }
 
@@ -127,11 +138,31 @@ export function createGrepTool(run: FsRunContext): ToolDefinition<GrepInput, Gre
     inputSchema: z.object({
       pattern: z.string().min(1, 'pattern is empty: give a regular expression.').describe('Regular expression to search for.'),
       path: z.string().optional().describe('File or folder to search, relative to the workspace root (default the root).'),
-      glob: z.string().optional().describe('Only search files matching this glob, relative to path: without "/" it matches names at any depth ("*.ts"), with "/" the whole relative path ("src/**/*.py"); a leading "!" excludes.'),
-      output_mode: z.enum(['content', 'files_with_matches', 'count']).optional().describe('content (default), files_with_matches, or count.'),
-      context: z.number().int().min(0).max(maxGrepContext, `context is at most ${maxGrepContext} lines.`).optional().describe('Lines of context before and after each match (content mode).'),
+      glob: z
+        .string()
+        .optional()
+        .describe(
+          'Only search files matching this glob, relative to path: without "/" it matches names at any depth ("*.ts"), with "/" the whole relative path ("src/**/*.py"); a leading "!" excludes.',
+        ),
+      output_mode: z
+        .enum(['content', 'files_with_matches', 'count'])
+        .optional()
+        .describe('content (default), files_with_matches, or count.'),
+      context: z
+        .number()
+        .int()
+        .min(0)
+        .max(maxGrepContext, `context is at most ${maxGrepContext} lines.`)
+        .optional()
+        .describe('Lines of context before and after each match (content mode).'),
       ignore_case: z.boolean().optional().describe('Case-insensitive search.'),
-      limit: z.number().int().min(1).max(maxGrepResults, `limit is at most ${maxGrepResults}; narrow the search instead.`).optional().describe(`Matches (content) or files (other modes) at most (default ${grepResults}).`),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(maxGrepResults, `limit is at most ${maxGrepResults}; narrow the search instead.`)
+        .optional()
+        .describe(`Matches (content) or files (other modes) at most (default ${grepResults}).`),
     }),
     execute: async (input: GrepInput, { signal }) => {
       const path = input.path === undefined || input.path.trim() === '' ? '.' : input.path;

@@ -29,7 +29,13 @@ export function lsView(output: LsOutput): string {
   const head = `${output.path === '.' ? '(workspace root)' : `${output.path}/`} — ${output.entries.length}${output.truncated ? '+' : ''} entr${output.entries.length === 1 ? 'y' : 'ies'}`;
   if (output.entries.length === 0) return `${head}\n(empty folder)`;
   const lines = output.entries.map((e) =>
-    e.type === 'dir' ? `${e.name}/` : e.type === 'symlink' ? `${e.name}@ (symlink)` : e.type === 'other' ? `${e.name} (special file)` : `${e.name}  ${formatBytes(e.size)}`,
+    e.type === 'dir'
+      ? `${e.name}/`
+      : e.type === 'symlink'
+        ? `${e.name}@ (symlink)`
+        : e.type === 'other'
+          ? `${e.name} (special file)`
+          : `${e.name}  ${formatBytes(e.size)}`,
   );
   if (output.truncated) {
     lines.push(`[Listing cut at ${output.limit} entries; more exist. List a subfolder, or use glob with a narrower pattern.]`);

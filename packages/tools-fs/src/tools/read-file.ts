@@ -51,16 +51,23 @@ export function readFileView(output: ReadFileOutput): string {
   const parts = [`${output.path} — lines ${output.startLine}-${output.endLine}${of} (${formatBytes(output.size)}${ending})`];
   parts.push(numberLines(output.content.split('\n'), output.startLine));
   if (output.truncated && output.nextOffset !== undefined && output.stopped === undefined) {
-    const reason = output.cutBy === 'characters' ? 'the character limit of one read was reached' : 'the line limit of one read was reached';
-    parts.push(`[Cut: ${reason}; lines from ${output.nextOffset} on are not shown. Call read_file with offset=${output.nextOffset} to continue, or grep for what you need.]`);
+    const reason =
+      output.cutBy === 'characters' ? 'the character limit of one read was reached' : 'the line limit of one read was reached';
+    parts.push(
+      `[Cut: ${reason}; lines from ${output.nextOffset} on are not shown. Call read_file with offset=${output.nextOffset} to continue, or grep for what you need.]`,
+    );
   }
   if (output.encoding !== undefined && output.encoding !== 'utf-8') parts.push(encodingNote(output.encoding));
   if (output.stopped !== undefined) {
-    parts.push(`[Stopped early: ${output.stopped}${output.nextOffset === undefined ? '' : ` Call read_file with offset=${output.nextOffset} to try the rest, or inspect the file with execute.`}]`);
+    parts.push(
+      `[Stopped early: ${output.stopped}${output.nextOffset === undefined ? '' : ` Call read_file with offset=${output.nextOffset} to try the rest, or inspect the file with execute.`}]`,
+    );
   }
   if (output.longLinesCut.length > 0) {
     const shown = output.longLinesCut.slice(0, 10).join(', ');
-    parts.push(`[Line${output.longLinesCut.length === 1 ? '' : 's'} ${shown}${output.longLinesCut.length > 10 ? ', …' : ''} too long and cut (marked in place); use execute (for example cut -c or awk) to see ${output.longLinesCut.length === 1 ? 'it' : 'them'} whole.]`);
+    parts.push(
+      `[Line${output.longLinesCut.length === 1 ? '' : 's'} ${shown}${output.longLinesCut.length > 10 ? ', …' : ''} too long and cut (marked in place); use execute (for example cut -c or awk) to see ${output.longLinesCut.length === 1 ? 'it' : 'them'} whole.]`,
+    );
   }
   return parts.join('\n');
 }
@@ -75,9 +82,23 @@ export function createReadFileTool(run: FsRunContext): ToolDefinition<ReadFileIn
       `and ${readChars} characters per call, starting at offset (1-based); when cut, the result says the offset to continue from. ` +
       'Read a file before editing it.',
     inputSchema: z.object({
-      path: z.string().min(1, 'path is empty: give a file path relative to the workspace root.').describe('File, relative to the workspace root.'),
-      offset: z.number().int().min(1, 'offset is 1-based: the first line is 1.').optional().describe('First line to read, 1-based (default 1).'),
-      limit: z.number().int().min(1).max(maxReadLines, `limit is at most ${maxReadLines} lines; read further windows with offset.`).optional().describe(`Lines to read (default ${readLines}, at most ${maxReadLines}).`),
+      path: z
+        .string()
+        .min(1, 'path is empty: give a file path relative to the workspace root.')
+        .describe('File, relative to the workspace root.'),
+      offset: z
+        .number()
+        .int()
+        .min(1, 'offset is 1-based: the first line is 1.')
+        .optional()
+        .describe('First line to read, 1-based (default 1).'),
+      limit: z
+        .number()
+        .int()
+        .min(1)
+        .max(maxReadLines, `limit is at most ${maxReadLines} lines; read further windows with offset.`)
+        .optional()
+        .describe(`Lines to read (default ${readLines}, at most ${maxReadLines}).`),
     }),
     execute: async (input: ReadFileInput, { signal }) => {
       const offset = input.offset ?? 1;
@@ -89,7 +110,10 @@ export function createReadFileTool(run: FsRunContext): ToolDefinition<ReadFileIn
         throw toFsToolError(error, 'read_file', input.path);
       }
       if (read.startLine !== offset) {
-        throw new ToolError(`the sandbox returned a window starting at line ${read.startLine}, not ${offset}.`, { stage: 'execution', toolName: 'read_file' });
+        throw new ToolError(`the sandbox returned a window starting at line ${read.startLine}, not ${offset}.`, {
+          stage: 'execution',
+          toolName: 'read_file',
+        });
       }
       run.tracker.record(read.path, snapshotOf(read));
       let content = read.content;

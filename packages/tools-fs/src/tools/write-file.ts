@@ -54,77 +54,99 @@ export function createWriteFileTool(run: FsRunContext): ToolDefinition<WriteFile
       'Writes a whole file (creating parent folders), atomically, then reads it back and reports size, line count and SHA-256. ' +
       'To overwrite an existing file, read it first in this run; to change part of a file, prefer edit_file.',
     inputSchema: z.object({
-      path: z.string().min(1, 'path is empty: give a file path relative to the workspace root.').describe('File, relative to the workspace root.'),
-      content: z.string().max(run.limits.writeChars, `content is over ${run.limits.writeChars} characters; write large files in parts or generate them with execute.`).describe('The complete new content of the file.'),
+      path: z
+        .string()
+        .min(1, 'path is empty: give a file path relative to the workspace root.')
+        .describe('File, relative to the workspace root.'),
+      content: z
+        .string()
+        .max(
+          run.limits.writeChars,
+          `content is over ${run.limits.writeChars} characters; write large files in parts or generate them with execute.`,
+        )
+        .describe('The complete new content of the file.'),
     }),
-    impact: (input: WriteFileInput) => sensitivePathImpact(input.path, 'Writing', { type: run.sandbox.type, root: run.sandbox.root, protectedPaths: run.protectedPaths }),
-    execute: (input: WriteFileInput, { signal }) => run.lock.run(input.path, async () => {
-      let before: ReadFileResult | undefined;
-      let existed = false;
-      try {
-        before = await run.sandbox.readFile(input.path, { limit: 1, signal });
-        existed = true;
-      } catch (error) {
-        existed = SandboxBinaryFileError.isInstance(error);
-        if (SandboxBinaryFileError.isInstance(error) && run.overwriteRequiresRead) {
-          throw new ToolError(`${input.path} exists and is a binary file; write_file will not overwrite it.`, {
-            stage: 'parameters',
-            toolName: 'write_file',
-            hint: 'Write to a new path, or remove the file with execute first if replacing it is intended.',
-          });
+    impact: (input: WriteFileInput) =>
+      sensitivePathImpact(input.path, 'Writing', {
+        type: run.sandbox.type,
+        root: run.sandbox.root,
+        protectedPaths: run.protectedPaths,
+      }),
+    execute: (input: WriteFileInput, { signal }) =>
+      run.lock.run(input.path, async () => {
+        let before: ReadFileResult | undefined;
+        let existed = false;
+        try {
+          before = await run.sandbox.readFile(input.path, { limit: 1, signal });
+          existed = true;
+        } catch (error) {
+          existed = SandboxBinaryFileError.isInstance(error);
+          if (SandboxBinaryFileError.isInstance(error) && run.overwriteRequiresRead) {
+            throw new ToolError(`${input.path} exists and is a binary file; write_file will not overwrite it.`, {
+              stage: 'parameters',
+              toolName: 'write_file',
+              hint: 'Write to a new path, or remove the file with execute first if replacing it is intended.',
+            });
+          }
+          if (!SandboxNotFoundError.isInstance(error) && !SandboxBinaryFileError.isInstance(error))
+            throw toFsToolError(error, 'write_file', input.path);
         }
-        if (!SandboxNotFoundError.isInstance(error) && !SandboxBinaryFileError.isInstance(error)) throw toFsToolError(error, 'write_file', input.path);
-      }
-      if (before && run.overwriteRequiresRead) {
-        const seen = run.tracker.get(before.path);
-        if (!seen) {
-          throw new ToolError(`${before.path} already exists (${formatBytes(before.size)}) and you have not read it in this run; write_file refuses to overwrite it unseen.`, {
-            stage: 'parameters',
-            toolName: 'write_file',
-            hint: 'Read it with read_file first, then write it whole; or change part of it with edit_file.',
-          });
+        if (before && run.overwriteRequiresRead) {
+          const seen = run.tracker.get(before.path);
+          if (!seen) {
+            throw new ToolError(
+              `${before.path} already exists (${formatBytes(before.size)}) and you have not read it in this run; write_file refuses to overwrite it unseen.`,
+              {
+                stage: 'parameters',
+                toolName: 'write_file',
+                hint: 'Read it with read_file first, then write it whole; or change part of it with edit_file.',
+              },
+            );
+          }
+          const reason = staleReason({ mtimeMs: seen.mtimeMs, size: seen.size }, snapshotOf(before));
+          if (reason) {
+            throw new ToolError(
+              `${before.path} changed on disk since you last read it (${reason}); writing now would discard that change.`,
+              {
+                stage: 'parameters',
+                toolName: 'write_file',
+                hint: 'Read it again with read_file, then write it.',
+              },
+            );
+          }
         }
-        const reason = staleReason({ mtimeMs: seen.mtimeMs, size: seen.size }, snapshotOf(before));
-        if (reason) {
-          throw new ToolError(`${before.path} changed on disk since you last read it (${reason}); writing now would discard that change.`, {
-            stage: 'parameters',
-            toolName: 'write_file',
-            hint: 'Read it again with read_file, then write it.',
-          });
+        let written;
+        try {
+          written = await run.sandbox.writeFile(input.path, input.content, { signal });
+        } catch (error) {
+          throw toFsToolError(error, 'write_file', input.path);
         }
-      }
-      let written;
-      try {
-        written = await run.sandbox.writeFile(input.path, input.content, { signal });
-      } catch (error) {
-        throw toFsToolError(error, 'write_file', input.path);
-      }
-      const reread = await rereadWhole(run.sandbox, written.path, 'write_file', signal);
-      const expectedSize = Buffer.byteLength(input.content, 'utf8');
-      const contentMatches = reread.longLinesCut.length > 0 || reread.content === expectedReadContent(input.content);
-      if (reread.size !== expectedSize || !contentMatches) {
-        throw new ToolError(
-          `read-back mismatch for ${written.path}: expected ${expectedSize} bytes${contentMatches ? '' : ' and the written text'}, found ${reread.size} bytes${contentMatches ? '' : ' with different text'}.`,
-          {
-            stage: 'verification',
-            toolName: 'write_file',
-            sideEffectsPossible: true,
-            details: { expectedSize, actualSize: reread.size, expectedSha256: sha256(input.content) },
-            hint: 'Something else may be writing this file; read it with read_file before retrying.',
-          },
-        );
-      }
-      run.tracker.record(reread.path, snapshotOf(reread));
-      return {
-        path: written.path,
-        created: !existed,
-        size: reread.size,
-        lines: reread.totalLines ?? countLines(input.content),
-        sha256: sha256(input.content),
-        lineEnding: reread.lineEnding,
-        verified: true as const,
-      };
-    }),
+        const reread = await rereadWhole(run.sandbox, written.path, 'write_file', signal);
+        const expectedSize = Buffer.byteLength(input.content, 'utf8');
+        const contentMatches = reread.longLinesCut.length > 0 || reread.content === expectedReadContent(input.content);
+        if (reread.size !== expectedSize || !contentMatches) {
+          throw new ToolError(
+            `read-back mismatch for ${written.path}: expected ${expectedSize} bytes${contentMatches ? '' : ' and the written text'}, found ${reread.size} bytes${contentMatches ? '' : ' with different text'}.`,
+            {
+              stage: 'verification',
+              toolName: 'write_file',
+              sideEffectsPossible: true,
+              details: { expectedSize, actualSize: reread.size, expectedSha256: sha256(input.content) },
+              hint: 'Something else may be writing this file; read it with read_file before retrying.',
+            },
+          );
+        }
+        run.tracker.record(reread.path, snapshotOf(reread));
+        return {
+          path: written.path,
+          created: !existed,
+          size: reread.size,
+          lines: reread.totalLines ?? countLines(input.content),
+          sha256: sha256(input.content),
+          lineEnding: reread.lineEnding,
+          verified: true as const,
+        };
+      }),
     toModelOutput: ({ output }) => writeFileView(output),
   });
 }
