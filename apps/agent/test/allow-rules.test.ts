@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, readEvents, replay, runCli, tempDir } from './helpers.js';
+import { cleanEnv, readEvents, replay, runCli, tempDir, workspaceIn } from './helpers.js';
 
 /** A config home of its own, so a config file of the machine never leaks into the test. */
 function env(configHome = tempDir('aibuddy-xdg-')): Record<string, string> {
@@ -11,7 +11,7 @@ function env(configHome = tempDir('aibuddy-xdg-')): Record<string, string> {
 describe('allow rules: --allow, the config file, and what aibuddy tools shows', { timeout: 120_000 }, () => {
   it('shows the rules in force with their source, in text and JSON', async () => {
     const dir = tempDir();
-    const workspace = join(dir, 'ws');
+    const workspace = workspaceIn(dir);
     const config = join(dir, 'aibuddy.json');
     writeFileSync(config, JSON.stringify({ allow: ['make lint'] }));
     const json = await runCli(
@@ -43,7 +43,7 @@ describe('allow rules: --allow, the config file, and what aibuddy tools shows', 
     const home = tempDir('aibuddy-xdg-');
     mkdirSync(join(home, 'aibuddy'));
     writeFileSync(join(home, 'aibuddy', 'config.json'), JSON.stringify({ allow: ['just test'], defaultAllow: false }));
-    const r = await runCli(['tools', '--json', '--workspace', join(tempDir(), 'ws')], { env: env(home) });
+    const r = await runCli(['tools', '--json', '--workspace', workspaceIn(tempDir())], { env: env(home) });
     expect(r.code).toBe(0);
     // No --model: `tools` describes the demo composition, which adds its own rule.
     expect(JSON.parse(r.stdout).commandPolicy.allow).toEqual([
@@ -67,12 +67,12 @@ describe('allow rules: --allow, the config file, and what aibuddy tools shows', 
     const dir = tempDir();
     const outside = join(tempDir(), 'bad.json');
     writeFileSync(outside, JSON.stringify({ allow: 'npm test' }));
-    const r2 = await runCli(['tools', '--workspace', join(dir, 'ws'), '--config', outside], { env: env() });
+    const r2 = await runCli(['tools', '--workspace', workspaceIn(dir), '--config', outside], { env: env() });
     expect(r2.code).toBe(1);
     expect(r2.stderr).toMatch(/\[authorization\] the config file .*bad\.json is not a valid aibuddy config: allow: /);
 
     writeFileSync(outside, JSON.stringify({ allow: ['npm test; rm -rf /'] }));
-    const r3 = await runCli(['tools', '--workspace', join(dir, 'ws'), '--config', outside], { env: env() });
+    const r3 = await runCli(['tools', '--workspace', workspaceIn(dir), '--config', outside], { env: env() });
     expect(r3.code).toBe(1);
     expect(r3.stderr).toMatch(/is not one plain command/);
 
@@ -80,14 +80,14 @@ describe('allow rules: --allow, the config file, and what aibuddy tools shows', 
     expect(r4.code).toBe(2);
     expect(r4.stderr).toMatch(/--allow needs a command prefix/);
 
-    const r5 = await runCli(['tools', '--workspace', join(dir, 'ws'), '--allow', 'sudo make install'], { env: env() });
+    const r5 = await runCli(['tools', '--workspace', workspaceIn(dir), '--allow', 'sudo make install'], { env: env() });
     expect(r5.code).toBe(1);
     expect(r5.stderr).toMatch(/elevated commands always need confirmation/);
   });
 
   it('runs an allowed command at once and rejects what no rule covers (no terminal: nobody can approve)', async () => {
     const dir = tempDir();
-    const workspace = join(dir, 'ws');
+    const workspace = workspaceIn(dir);
     mkdirSync(join(workspace, 'build'), { recursive: true });
     writeFileSync(join(workspace, 'build', 'keep.txt'), 'keep');
     const events = join(dir, 'events.jsonl');

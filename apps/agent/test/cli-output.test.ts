@@ -42,6 +42,9 @@ describe('the CLI through a real pipe', { timeout: 120_000 }, () => {
       'pipe',
       '--data-dir',
       dataDir,
+      // `node -e` runs inline code: without a terminal only an allow rule lets it run.
+      '--allow',
+      'node -e',
     ]);
     expect(run.code, run.stderr).toBe(0);
     // The reader starts late, so the writer fills the pipe and must wait for it before exiting.

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cleanEnv, readEvents, replay, runCli, tempDir } from './helpers.js';
+import { cleanEnv, readEvents, replay, runCli, tempDir, workspaceIn } from './helpers.js';
 
 // A 3 s silent command under a 1 s chunk timeout: heartbeats (preliminary tool results) keep the
 // stream alive; without them the AI SDK's chunk timeout aborts the call, at the execution stage.
@@ -17,7 +17,7 @@ function setUp() {
     '--model',
     model,
     '--workspace',
-    join(dir, 'ws'),
+    workspaceIn(dir),
     '--data-dir',
     join(dir, 'state'),
     '--events',

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_MCP_SERVER_PATH } from '../src/demo.js';
-import { cleanEnv, readEvents, replay, runCli, tempDir } from './helpers.js';
+import { cleanEnv, readEvents, replay, runCli, tempDir, workspaceIn } from './helpers.js';
 
 const env = (dir: string) => cleanEnv({ XDG_STATE_HOME: join(dir, 'xdg') });
 
@@ -29,7 +29,7 @@ describe('compact inputs through the CLI', { timeout: 120_000 }, () => {
         '--model',
         model,
         '--workspace',
-        join(dir, 'ws'),
+        workspaceIn(dir),
         '--data-dir',
         data,
         '--task-id',
@@ -74,7 +74,7 @@ describe('a persisted task resumes in a second process', { timeout: 120_000 }, (
     const data = join(dir, 'state');
     const mcp = join(dir, 'mcp.json');
     writeFileSync(mcp, JSON.stringify({ mcpServers: { big: { command: process.execPath, args: [DEMO_MCP_SERVER_PATH] } } }));
-    const common = ['--workspace', join(dir, 'ws'), '--data-dir', data, '--mcp-config', mcp, '--task-id', 'money'];
+    const common = ['--workspace', workspaceIn(dir), '--data-dir', data, '--mcp-config', mcp, '--task-id', 'money'];
 
     const events1 = join(dir, 'run1.jsonl');
     const model1 = replay(join(dir), [
@@ -134,7 +134,7 @@ describe('a persisted task resumes in a second process', { timeout: 120_000 }, (
         '--model',
         replay(dir, [{ text: 'x' }]),
         '--workspace',
-        join(dir, 'ws'),
+        workspaceIn(dir),
         '--data-dir',
         join(dir, 'state'),
         '--task-id',
@@ -151,7 +151,7 @@ describe('a persisted task resumes in a second process', { timeout: 120_000 }, (
 describe("host state outside the model's reach", { timeout: 120_000 }, () => {
   it('defaults to $XDG_STATE_HOME/aibuddy/<workspace id> and refuses a --data-dir inside the workspace (exit 2)', async () => {
     const dir = tempDir();
-    const ws = join(dir, 'ws');
+    const ws = workspaceIn(dir);
     const r = await runCli(['run', 'hi', '--model', replay(dir, [{ text: 'hello' }]), '--workspace', ws, '--task-id', 't1'], {
       env: env(dir),
     });
@@ -181,7 +181,7 @@ describe("host state outside the model's reach", { timeout: 120_000 }, () => {
       '--model',
       script(id),
       '--workspace',
-      join(dir, 'ws'),
+      workspaceIn(dir),
       '--data-dir',
       data,
       '--task-id',
