@@ -6,7 +6,7 @@ export { DEFAULT_FILESYSTEM_LIMITS } from './limits.js';
 export type { FilesystemLimits } from './limits.js';
 export { compactFilesystemResult } from './compact.js';
 export { adaptIndentation, matchEdit, similarity } from './tolerant-match.js';
-export type { Candidate, MatchOutcome, MatchRange } from './tolerant-match.js';
+export type { Candidate, IndentAdaptation, MatchOutcome, MatchRange } from './tolerant-match.js';
 export { createReadTracker, staleReason } from './read-tracker.js';
 export type { FileSnapshot, ReadTracker } from './read-tracker.js';
 export { toFsToolError } from './errors.js';
