@@ -1,6 +1,9 @@
 import { lstatSync, realpathSync } from 'node:fs';
-import { posix, relative, sep } from 'node:path';
+import { relative, sep } from 'node:path';
 import type { ImpactAssessment } from '@aibuddy/registry';
+import { isGitSegment, normaliseWorkspacePath, protectedPathMatch } from '@aibuddy/sandbox';
+
+export { isGitSegment, normaliseWorkspacePath };
 
 /** Where a path is resolved: the sandbox's type and root (symlinks are followed only on the local disk). */
 export interface SensitivePathContext {
@@ -10,49 +13,6 @@ export interface SensitivePathContext {
   root?: string;
   /** Workspace-relative paths to protect besides every `.git` (for example the host's data folder). */
   protectedPaths?: readonly string[] | undefined;
-}
-
-// Characters that some file systems ignore when comparing names (HFS+ drops zero-width
-// characters; Windows drops trailing dots and spaces): `.g\u200Cit` and `.git.` are `.git` there.
-const IGNORABLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g;
-
-/** True when a path segment names a `.git` folder or file, on any file system (case-insensitive, 8.3 name). */
-export function isGitSegment(segment: string): boolean {
-  const s = segment
-    .replace(IGNORABLE, '')
-    .replace(/[. ]+$/, '')
-    .toLowerCase();
-  return s === '.git' || s === 'git~1';
-}
-
-/**
- * The workspace-relative form of a path, however it is spelled: `\` counts as a separator,
- * `.`, empty segments and `..` are collapsed, an absolute path inside the root becomes relative.
- * Returns `undefined` for a path that leaves the workspace (the sandbox refuses those anyway).
- */
-export function normaliseWorkspacePath(path: string, root?: string): string | undefined {
-  let p = path.replace(/\\/g, '/');
-  if (p.startsWith('/')) {
-    if (!root) return undefined;
-    const r = posix.normalize(root.replace(/\\/g, '/')).replace(/\/+$/, '');
-    const abs = posix.normalize(p);
-    if (abs !== r && !abs.startsWith(`${r}/`)) return undefined;
-    p = abs.slice(r.length + 1) || '.';
-  }
-  const normal = posix.normalize(p);
-  if (normal === '..' || normal.startsWith('../')) return undefined;
-  return normal.replace(/\/+$/, '') || '.';
-}
-
-function protectedBy(normal: string, protectedPaths: readonly string[]): 'git' | string | undefined {
-  if (normal.split('/').some(isGitSegment)) return 'git';
-  const lower = normal.toLowerCase();
-  for (const entry of protectedPaths) {
-    const p = normaliseWorkspacePath(entry)?.toLowerCase();
-    if (p === undefined || p === '.') continue;
-    if (lower === p || lower.startsWith(`${p}/`)) return entry;
-  }
-  return undefined;
 }
 
 /**
@@ -115,7 +75,7 @@ export function sensitivePathImpact(
   const protectedPaths = context.protectedPaths ?? [];
   const normal = normaliseWorkspacePath(path, context.root);
   if (normal === undefined) return undefined; // outside the workspace: the sandbox refuses it before any byte is written
-  let hit = protectedBy(normal, protectedPaths);
+  let hit = protectedPathMatch(normal, protectedPaths);
   let resolved = normal;
   if (!hit && context.type === 'node' && context.root) {
     const real = resolveLinks(normal, context.root);
@@ -128,7 +88,7 @@ export function sensitivePathImpact(
     }
     if (real !== 'outside') {
       resolved = real;
-      hit = protectedBy(real, protectedPaths);
+      hit = protectedPathMatch(real, protectedPaths);
     }
   }
   if (!hit) return undefined;

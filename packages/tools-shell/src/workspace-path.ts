@@ -1,5 +1,8 @@
 import { posix } from 'node:path';
+import { isGitSegment, normaliseWorkspacePath, protectedPathMatch } from '@aibuddy/sandbox';
 import type { ShellWord } from './parse-shell.js';
+
+export { isGitSegment, normaliseWorkspacePath };
 
 /** Where a command may write without a person's confirmation. */
 export interface WriteTargetOptions {
@@ -20,51 +23,13 @@ export interface WriteTargetOptions {
 /** Descriptors and devices that are not files of anyone. */
 const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
-// Characters that case-insensitive or Unicode-normalising file systems ignore (HFS+ drops
-// zero-width characters; Windows drops trailing dots and spaces): `.g\u200Cit` is `.git` there.
-const IGNORABLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g;
-
-/** True when a path segment names a `.git` folder or file, however a file system may spell it. */
-export function isGitSegment(segment: string): boolean {
-  const s = segment
-    .replace(IGNORABLE, '')
-    .replace(/[. ]+$/, '')
-    .toLowerCase();
-  return s === '.git' || s === 'git~1';
-}
-
-/**
- * Normalises a workspace path: `\` counts as a separator (conservative), `.`, `//` and `..` are
- * collapsed; an absolute path inside `workspaceRoot` becomes relative. Returns `undefined` when it
- * leaves the workspace.
- */
-export function normaliseWorkspacePath(path: string, workspaceRoot?: string): string | undefined {
-  let p = path.replace(/\\/g, '/');
-  if (p.startsWith('/')) {
-    if (!workspaceRoot) return undefined;
-    const root = posix.normalize(workspaceRoot.replace(/\\/g, '/')).replace(/\/+$/, '');
-    const abs = posix.normalize(p);
-    if (abs !== root && !abs.startsWith(`${root}/`)) return undefined;
-    p = abs.slice(root.length + 1) || '.';
-  }
-  const normal = posix.normalize(p);
-  if (normal === '..' || normal.startsWith('../')) return undefined;
-  return normal.replace(/\/+$/, '') || '.';
-}
-
-/** Why a workspace-relative path is protected, or `undefined`. */
+/** Why a workspace-relative path is protected, or `undefined` (the rule is `protectedPathMatch`, shared with the file tools). */
 export function protectedReason(normalised: string, protectedPaths: readonly string[] = []): string | undefined {
-  const segments = normalised.split('/');
-  if (segments.some(isGitSegment))
-    return 'it is inside a .git folder (repository configuration and hooks run code on later git commands)';
-  for (const entry of protectedPaths) {
-    const p = normaliseWorkspacePath(entry);
-    if (p === undefined || p === '.') continue;
-    if (normalised.toLowerCase() === p.toLowerCase() || normalised.toLowerCase().startsWith(`${p.toLowerCase()}/`)) {
-      return `it is inside the protected path ${p}`;
-    }
-  }
-  return undefined;
+  const match = protectedPathMatch(normalised, protectedPaths);
+  if (match === undefined) return undefined;
+  return match === 'git'
+    ? 'it is inside a .git folder (repository configuration and hooks run code on later git commands)'
+    : `it is inside the protected path ${match}`;
 }
 
 /**
