@@ -61,7 +61,27 @@ const aiVersion = run('npm', ['view', 'ai@^6', 'version', '--json']);
 const versions = JSON.parse(aiVersion.stdout || '[]');
 const newestAi = Array.isArray(versions) ? versions.at(-1) : versions;
 console.log(`  (newest ai 6.x on the registry: ${newestAi})`);
-writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }, null, 2));
+// pnpm resolves a tarball's own @aibuddy/* dependencies from the registry, where they are not (yet):
+// overrides point every one of them at its tarball, as a consumer would before publishing.
+const tarballOf = (name) =>
+  tgz.find((f) =>
+    f.endsWith(`${name.replace('@', '').replace('/', '-')}-${packages.find((p) => p.json.name === name).json.version}.tgz`),
+  );
+const overrides = Object.fromEntries(
+  packages.map((p) => [p.json.name, `file:${tarballOf(p.json.name)}`]).filter(([, f]) => f !== 'file:undefined'),
+);
+writeFileSync(
+  join(project, 'package.json'),
+  JSON.stringify({ name: 'consumer', private: true, type: 'module', ...(pm === 'pnpm' ? { pnpm: { overrides } } : {}) }, null, 2),
+);
+if (pm === 'pnpm') {
+  writeFileSync(
+    join(project, 'pnpm-workspace.yaml'),
+    `overrides:\n${Object.entries(overrides)
+      .map(([name, spec]) => `  ${JSON.stringify(name)}: ${JSON.stringify(spec)}\n`)
+      .join('')}`,
+  );
+}
 const deps = [
   ...tgz,
   `ai@${newestAi}`,
