@@ -250,7 +250,8 @@ async function runCommand(parsed: Extract<ParsedCommand, { command: 'run' }>, io
       if (setup.model.demo) {
         out(
           `\nThe full output of the long command is kept on disk. Page through it with:\n` +
-            `  aibuddy view-call demo-run --task-id ${result.taskId} --data-dir ${result.dataDir}\n` +
+            `  npx -y pnpm@12.4.2 aibuddy view-call demo-run --task-id ${result.taskId} --data-dir ${result.dataDir}\n` +
+            `(from this checkout; where @aibuddy/agent is installed, plain \`aibuddy view-call …\`)\n` +
             `Workspace left for you to look at: ${result.workspace}\n`,
         );
       }
