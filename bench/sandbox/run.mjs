@@ -166,8 +166,7 @@ try {
     for (let i = 0; i < 5; i++) {
       globOurs.push(
         await timeIt(
-          async () =>
-            (globbed = (await sandbox.glob('**/nm/**/*.js', { path: 'tree', limit: 10_000_000 })).files.length),
+          async () => (globbed = (await sandbox.glob('**/nm/**/*.js', { path: 'tree', limit: 10_000_000 })).files.length),
         ),
       );
       globBase.push(await timeIt(() => baseline.glob(work, 'tree', globRegex, false)));
