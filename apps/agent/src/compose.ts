@@ -357,7 +357,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       : undefined;
 
     // The compactor rebuilds the history before each step (compact forms with their pointers,
-    // normalised confirmations, repaired interrupted calls); defer then sets the offered tools.
+    // normalized confirmations, repaired interrupted calls); defer then sets the offered tools.
     const rebuild: PrepareStepFunction<ToolSet> = async ({ messages }) => ({
       messages: await rebuildContext(messages, {
         compactor,

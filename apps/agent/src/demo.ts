@@ -5,7 +5,7 @@ import type { ReplayScript } from './replay-model.js';
 export const DEMO_TASK =
   'Demo: write a small script, fix it, verify it, run it (long output), look back at the full output, ' +
   'find a weather tool on the toolbox MCP server, clean up a stale build folder (with confirmation), ' +
-  'and run one command the classifier cannot analyse (with confirmation).';
+  'and run one command the classifier cannot analyze (with confirmation).';
 
 /**
  * Allow rules the demo adds for its own scripted command: `node report.mjs` runs a script the
@@ -81,10 +81,10 @@ export function demoScript(): ReplayScript {
         toolCalls: [{ id: 'demo-clean', toolName: 'execute', input: { command: 'rm -rf build && ls' } }],
       },
       {
-        text: 'Last, a case statement: the command classifier does not read those, so it says plainly that it cannot be analysed and asks.',
+        text: 'Last, a case statement: the command classifier does not read those, so it says plainly that it cannot be analyzed and asks.',
         toolCalls: [
           {
-            id: 'demo-unanalysable',
+            id: 'demo-unanalyzable',
             toolName: 'execute',
             input: { command: 'case "$(uname -s)" in Linux) echo "running on Linux";; *) echo "running elsewhere";; esac' },
           },
@@ -95,7 +95,7 @@ export function demoScript(): ReplayScript {
           'Done. I wrote report.mjs, fixed its summary line with an exact edit, verified it by reading it back, ran it ' +
           '(allowed by a rule; 600 lines: the model saw head and tail, the terminal streamed it live, and view_tool_call recovered the middle), ' +
           'found and called toolbox__get_forecast through tool_search, removed build/ after confirmation, and ran a command ' +
-          'that could not be analysed only after confirmation.',
+          'that could not be analyzed only after confirmation.',
       },
     ],
   };

@@ -54,7 +54,7 @@ describe('the built-in demo (no model, no key, no network)', { timeout: 120_000 
         'demo-search',
         'demo-forecast',
         'demo-clean',
-        'demo-unanalysable',
+        'demo-unanalyzable',
       ]),
     );
     for (const e of results) expect(e.error, `${e.toolName} ${e.toolCallId}`).toBeUndefined();
@@ -80,11 +80,11 @@ describe('the built-in demo (no model, no key, no network)', { timeout: 120_000 
       impact: expect.stringMatching(/deletes/i),
     });
     expect(log.find((e) => e.type === 'confirm-decision')).toMatchObject({ toolCallId: 'demo-clean', approved: true });
-    // An allow rule at work (no confirmation for `node report.mjs`) and a command that could not be analysed.
+    // An allow rule at work (no confirmation for `node report.mjs`) and a command that could not be analyzed.
     expect(r.stdout).toMatch(/allow: .*"node report\.mjs" \[demo\]/);
-    expect(log.filter((e) => e.type === 'confirm-request').map((e) => e.toolCallId)).toEqual(['demo-clean', 'demo-unanalysable']);
-    expect(log.find((e) => e.type === 'confirm-request' && e.toolCallId === 'demo-unanalysable')).toMatchObject({
-      impact: expect.stringMatching(/^Cannot be analysed: it contains a case statement/),
+    expect(log.filter((e) => e.type === 'confirm-request').map((e) => e.toolCallId)).toEqual(['demo-clean', 'demo-unanalyzable']);
+    expect(log.find((e) => e.type === 'confirm-request' && e.toolCallId === 'demo-unanalyzable')).toMatchObject({
+      impact: expect.stringMatching(/^Cannot be analyzed: it contains a case statement/),
     });
     expect(log.find((e) => e.type === 'compaction')).toMatchObject({
       toolCallId: 'demo-run',

@@ -80,12 +80,12 @@ describe.skipIf(skip !== undefined)('web client in a real Chromium', () => {
       await expect.poll(() => dialog.locator('.target').textContent()).toContain('build');
       await page.screenshot({ path: screenshotPath('2-confirmation') });
       await dialog.getByRole('button', { name: 'Approve' }).click();
-      // The demo's last command is one the classifier cannot analyse: it asks too, and says why.
+      // The demo's last command is one the classifier cannot analyze: it asks too, and says why.
       await expect
         .poll(async () => (await dialog.count()) > 0 && (await dialog.locator('dd').allTextContents()).join(' '), {
           timeout: 60_000,
         })
-        .toMatch(/cannot be analysed/i);
+        .toMatch(/cannot be analyzed/i);
       await dialog.getByRole('button', { name: 'Approve' }).click();
 
       await page.locator('.run-end[data-status="completed"]').waitFor({ timeout: 60_000 });

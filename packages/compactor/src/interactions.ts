@@ -53,7 +53,7 @@ export const normalizeConfirm: InteractionNormalizer = (call, output) => {
   return `You asked me to confirm (confirm): ${asText(what)}\nMy decision: ${decision}`;
 };
 
-/** The interaction tools normalised by default. */
+/** The interaction tools normalized by default. */
 export const DEFAULT_INTERACTION_NORMALIZERS: Readonly<Record<string, InteractionNormalizer>> = {
   ask_user_question: normalizeAskUserQuestion,
   confirm: normalizeConfirm,

@@ -3,7 +3,7 @@ import type { ModelOutput } from '@aibuddy/registry';
 /** The name of the recovery tool the pointer tells the model to call. */
 export const VIEW_TOOL_CALL = 'view_tool_call';
 
-/** Normalises a hook's answer (a string or a `ModelOutput`) into a `ModelOutput`. */
+/** Normalizes a hook's answer (a string or a `ModelOutput`) into a `ModelOutput`. */
 export function toModelOutput(value: ModelOutput | string): ModelOutput {
   return typeof value === 'string' ? { type: 'text', value } : value;
 }

@@ -116,7 +116,7 @@ const tools = {
 };
 
 describe('rebuildContext', () => {
-  it('normalises interactions, repairs the interrupted call and compacts the big result', async () => {
+  it('normalizes interactions, repairs the interrupted call and compacts the big result', async () => {
     const history = interruptedHistory();
     const before = JSON.stringify(history);
     const compactor = createCompactor({ dataDir, tokenCounter: counter });

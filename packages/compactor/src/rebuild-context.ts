@@ -122,20 +122,20 @@ export async function rebuildContext(
     );
 
     const userTexts: string[] = [];
-    const normalised = new Set<string>();
+    const normalized = new Set<string>();
     for (const call of calls) {
       const normalize = interactions[call.toolName];
       const result = results.get(call.toolCallId);
       if (!normalize || !result) continue;
       const text = normalize({ toolName: call.toolName, input: call.input }, result.output);
       if (text === undefined) continue;
-      normalised.add(call.toolCallId);
+      normalized.add(call.toolCallId);
       userTexts.push(text);
     }
 
     const toolContent: ToolPart[] = [];
     for (const call of calls) {
-      if (normalised.has(call.toolCallId)) continue;
+      if (normalized.has(call.toolCallId)) continue;
       const result = results.get(call.toolCallId);
       if (result) {
         // A result counts as used once an assistant message follows it: only then may `drop` apply.
@@ -150,7 +150,7 @@ export async function rebuildContext(
       }
     }
     toolContent.push(
-      ...otherParts.filter((p) => p.type !== 'tool-approval-response' || !normalisedApproval(message, p, normalised)),
+      ...otherParts.filter((p) => p.type !== 'tool-approval-response' || !normalizedApproval(message, p, normalized)),
     );
 
     // Results first (compacting one also decides its call's input), then the calls with their inputs.
@@ -158,7 +158,7 @@ export async function rebuildContext(
     const assistantContent: AssistantPart[] = [];
     for (const part of message.content) {
       if (part.type === 'tool-call' && part.providerExecuted !== true && !kept.has(part.toolCallId)) continue; // a repeated id
-      if ((part.type === 'tool-call' || part.type === 'tool-approval-request') && normalised.has(part.toolCallId)) continue;
+      if ((part.type === 'tool-call' || part.type === 'tool-approval-request') && normalized.has(part.toolCallId)) continue;
       assistantContent.push(isLocalCall(part) ? await compactedCall(part, options) : part);
     }
     if (assistantContent.length > 0) out.push({ ...message, content: assistantContent });
@@ -179,10 +179,10 @@ async function compactedCall(call: ToolCallPart, options: RebuildContextOptions)
   return compact === undefined ? call : { ...call, input: compact };
 }
 
-function normalisedApproval(message: AssistantModelMessage, part: ToolPart, normalised: Set<string>): boolean {
+function normalizedApproval(message: AssistantModelMessage, part: ToolPart, normalized: Set<string>): boolean {
   if (part.type !== 'tool-approval-response' || typeof message.content === 'string') return false;
   return message.content.some(
-    (p) => p.type === 'tool-approval-request' && p.approvalId === part.approvalId && normalised.has(p.toolCallId),
+    (p) => p.type === 'tool-approval-request' && p.approvalId === part.approvalId && normalized.has(p.toolCallId),
   );
 }
 

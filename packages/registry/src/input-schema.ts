@@ -22,7 +22,7 @@ export interface InputIssue {
 /** The result of validating tool input. */
 export type InputValidation<T> = { success: true; value: T } | { success: false; issues: InputIssue[] };
 
-/** A schema normalised at definition time: its JSON Schema plus a synchronous validator. */
+/** A schema normalized at definition time: its JSON Schema plus a synchronous validator. */
 export interface NormalizedInputSchema<T = unknown> {
   /** The JSON Schema sent to models; its top level is always `type: "object"`. */
   jsonSchema: JsonSchema;

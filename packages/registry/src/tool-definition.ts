@@ -140,7 +140,7 @@ export interface ToolSpec<INPUT = unknown, OUTPUT = unknown> extends ToolResultH
   exemptFromCompaction?: boolean;
 }
 
-/** A tool definition, normalised and checked at definition time. */
+/** A tool definition, normalized and checked at definition time. */
 export interface ToolDefinition<INPUT = unknown, OUTPUT = unknown> extends ToolResultHooks<INPUT, OUTPUT> {
   /** Marker for duck-typing across package copies. */
   readonly kind: 'aibuddy.tool';

@@ -46,7 +46,7 @@ export interface ConfirmOutput {
   reason?: string;
 }
 
-function normaliseAnswer(answer: UserAnswer, choices: readonly string[] | undefined, allowOther: boolean): AskUserQuestionOutput {
+function normalizeAnswer(answer: UserAnswer, choices: readonly string[] | undefined, allowOther: boolean): AskUserQuestionOutput {
   if (!choices) return { answer: answer.answer };
   if (answer.choiceIndex !== undefined) {
     const picked = choices[answer.choiceIndex];
@@ -90,7 +90,7 @@ export function createInteractionTools(interaction: InteractionService): AnyTool
         },
         context.signal,
       );
-      return normaliseAnswer(answer, input.choices, allowOther);
+      return normalizeAnswer(answer, input.choices, allowOther);
     },
     toModelOutput: ({ output }) => `The user answered: ${output.answer}`,
   });

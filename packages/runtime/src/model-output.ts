@@ -7,7 +7,7 @@ export function toJsonValue(value: unknown): JsonValue {
   return text === undefined ? null : (JSON.parse(text) as JsonValue);
 }
 
-/** Normalises a hook's answer (a string or a `ModelOutput`) into a `ModelOutput`. */
+/** Normalizes a hook's answer (a string or a `ModelOutput`) into a `ModelOutput`. */
 export function normalizeModelOutput(value: ModelOutput | string): ModelOutput {
   return typeof value === 'string' ? { type: 'text', value } : value;
 }

@@ -112,7 +112,7 @@ export function applyEdit(rel: string, bytes: Buffer, edit: EditSpec): { data: B
   let oldText = edit.oldText;
   let newText = edit.newText;
   if (crlf) {
-    // Normalise what the model wrote to the file's convention.
+    // Normalize what the model wrote to the file's convention.
     oldText = oldText.replace(/\r?\n/g, '\r\n');
     newText = newText.replace(/\r?\n/g, '\r\n');
   }

@@ -31,7 +31,7 @@ const ALLOWED_KEYS = new Set([
   'submodule.*.path',
 ]);
 
-/** One `section.key = value` entry of a git config file, normalised. */
+/** One `section.key = value` entry of a git config file, normalized. */
 export interface ConfigEntry {
   /** `section.key` or `section.*.key` (subsection replaced by `*`), lower case: the allow-list key. */
   pattern: string;

@@ -134,7 +134,7 @@ export async function snapshotGit(rootReal: string): Promise<GitSnapshot> {
     }
     budget.left -= entries.length;
     for (const entry of entries) {
-      // Plain concatenation: `join` normalises every path, which dominates a walk of many entries.
+      // Plain concatenation: `join` normalizes every path, which dominates a walk of many entries.
       const childRel = rel === '.' ? entry.name : `${rel}/${entry.name}`;
       if (entry.name === '.git') found.push({ rel: childRel, dir: entry.isDirectory() });
       else if (entry.isDirectory()) stack.push(childRel);

@@ -10,7 +10,7 @@ import { lexicalParts, linkTarget, MAX_SYMLINK_HOPS, refuse, type Root } from '.
  * I/O on `parentFd` + `name`, so what was checked is what is used.
  */
 export interface Located {
-  /** Workspace-relative path as asked for (normalised, `.` for the root), for messages and results. */
+  /** Workspace-relative path as asked for (normalized, `.` for the root), for messages and results. */
   readonly rel: string;
   /** Workspace-relative path after following symlinks that stay inside (the physical location). */
   readonly physical: string;

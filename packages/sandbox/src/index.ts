@@ -43,4 +43,4 @@ export {
 export type { SandboxErrorClass, SandboxErrorCode } from './errors.js';
 export { AVAILABLE_SANDBOX_TYPES, createSandbox } from './create-sandbox.js';
 export type { CreateSandboxOptions, NodeSandboxFactory, SandboxAdapters, SandboxFactory } from './create-sandbox.js';
-export { isGitSegment, normaliseWorkspacePath, protectedPathMatch } from './workspace-paths.js';
+export { isGitSegment, normalizeWorkspacePath, protectedPathMatch } from './workspace-paths.js';

@@ -59,7 +59,7 @@ export type TextEncodingGuess = 'utf-8' | 'gbk?' | 'latin-1?' | 'unknown';
 export interface ReadFileResult {
   /** Workspace-relative path. */
   path: string;
-  /** The lines of the window joined by `\n` (line endings normalised; `lineEnding` tells the original). */
+  /** The lines of the window joined by `\n` (line endings normalized; `lineEnding` tells the original). */
   content: string;
   /** 1-based number of the first line returned. */
   startLine: number;

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 
-// Characters that case-insensitive or Unicode-normalising file systems ignore when comparing names
+// Characters that case-insensitive or Unicode-normalizing file systems ignore when comparing names
 // (HFS+ drops zero-width characters; Windows drops trailing dots and spaces): `.g\u200Cit` and
 // `.git.` are `.git` there.
 const IGNORABLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u206F\uFEFF]/g;
@@ -20,7 +20,7 @@ export function isGitSegment(segment: string): boolean {
  * relative. Returns `undefined` for a path that leaves the workspace (adapters refuse those anyway).
  * Pure: it never touches the disk, so symlinks are the caller's to resolve.
  */
-export function normaliseWorkspacePath(path: string, root?: string): string | undefined {
+export function normalizeWorkspacePath(path: string, root?: string): string | undefined {
   let p = path.replace(/\\/g, '/');
   if (p.startsWith('/')) {
     if (!root) return undefined;
@@ -35,17 +35,17 @@ export function normaliseWorkspacePath(path: string, root?: string): string | un
 }
 
 /**
- * Which protection a normalised workspace path falls under: `git` for anything inside (or named)
+ * Which protection a normalized workspace path falls under: `git` for anything inside (or named)
  * a `.git` at any depth, or the entry of `protectedPaths` it lies in (compared case-insensitively);
  * `undefined` when none. The one rule both the file tools and the command classifier apply.
  */
-export function protectedPathMatch(normalised: string, protectedPaths: readonly string[] = []): 'git' | string | undefined {
-  if (normalised.split('/').some(isGitSegment)) return 'git';
-  const lower = normalised.toLowerCase();
+export function protectedPathMatch(normalized: string, protectedPaths: readonly string[] = []): 'git' | string | undefined {
+  if (normalized.split('/').some(isGitSegment)) return 'git';
+  const lower = normalized.toLowerCase();
   for (const entry of protectedPaths) {
-    const p = normaliseWorkspacePath(entry)?.toLowerCase();
+    const p = normalizeWorkspacePath(entry)?.toLowerCase();
     if (p === undefined || p === '.') continue;
-    if (lower === p || lower.startsWith(`${p}/`)) return normaliseWorkspacePath(entry)!;
+    if (lower === p || lower.startsWith(`${p}/`)) return normalizeWorkspacePath(entry)!;
   }
   return undefined;
 }

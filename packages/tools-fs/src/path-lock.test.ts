@@ -27,7 +27,7 @@ describe('createPathLock', () => {
     await expect(lock.run('x', async () => 'next')).resolves.toBe('next');
   });
 
-  it('normalises paths to one key', () => {
+  it('normalizes paths to one key', () => {
     expect(lockKey('./src//a.ts', '/ws')).toBe('src/a.ts');
     expect(lockKey('/ws/src/a.ts', '/ws')).toBe('src/a.ts');
     expect(lockKey('src/../src/a.ts', '/ws')).toBe('src/a.ts');

@@ -10,7 +10,7 @@ export interface PathLock {
   run<T>(path: string, task: () => Promise<T>): Promise<T>;
 }
 
-/** The key a path is locked under: workspace-relative, normalised (`./a//b` → `a/b`). */
+/** The key a path is locked under: workspace-relative, normalized (`./a//b` → `a/b`). */
 export function lockKey(path: string, root: string): string {
   let p = path.replace(/\\/g, '/');
   if (p.startsWith(`${root}/`)) p = p.slice(root.length + 1);

@@ -1,9 +1,9 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 import type { ImpactAssessment } from '@aibuddy/registry';
-import { isGitSegment, normaliseWorkspacePath, protectedPathMatch } from '@aibuddy/sandbox';
+import { isGitSegment, normalizeWorkspacePath, protectedPathMatch } from '@aibuddy/sandbox';
 
-export { isGitSegment, normaliseWorkspacePath };
+export { isGitSegment, normalizeWorkspacePath };
 
 /** Where a path is resolved: the sandbox's type and root (symlinks are followed only on the local disk). */
 export interface SensitivePathContext {
@@ -73,7 +73,7 @@ export function sensitivePathImpact(
   context: SensitivePathContext = {},
 ): ImpactAssessment | undefined {
   const protectedPaths = context.protectedPaths ?? [];
-  const normal = normaliseWorkspacePath(path, context.root);
+  const normal = normalizeWorkspacePath(path, context.root);
   if (normal === undefined) return undefined; // outside the workspace: the sandbox refuses it before any byte is written
   let hit = protectedPathMatch(normal, protectedPaths);
   let resolved = normal;

@@ -286,7 +286,7 @@ function indentAfterLead(text: string, start: number, oldText: string, newText: 
 }
 
 /**
- * Finds where `oldText` is in `text` (both use `\n`; the caller normalises CRLF). Exact first;
+ * Finds where `oldText` is in `text` (both use `\n`; the caller normalizes CRLF). Exact first;
  * then, in order, Unicode spaces, trailing whitespace, and any whitespace difference; each
  * tolerant level is used only when it yields exactly one match.
  */
@@ -327,7 +327,7 @@ export function matchEdit(text: string, oldText: string, newText: string, replac
     { normalize: trailingLevel, tolerated: 'trailing whitespace and Unicode spaces ignored' },
     { normalize: whitespaceLevel, tolerated: 'indentation and whitespace differences ignored' },
   ];
-  // Each level normalises the file's lines once; the last one is reused to rank candidates.
+  // Each level normalizes the file's lines once; the last one is reused to rank candidates.
   let normalizedLines: string[] = [];
   for (const level of levels) {
     normalizedLines = file.lines.map(level.normalize);

@@ -26,7 +26,7 @@ export async function rereadWhole(
 
 /**
  * The `content` a `readFile` of `text` would return: lines split on `\n`, one trailing `\r` per line
- * dropped (the sandbox normalises CRLF that way), no final empty line.
+ * dropped (the sandbox normalizes CRLF that way), no final empty line.
  */
 export function expectedReadContent(text: string): string {
   const lines = text.split('\n').map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line));

@@ -374,7 +374,7 @@ export const NEEDS_CONFIRMATION: readonly string[] = [
   'doas ls',
   'pkexec ls',
   'sudo -u nobody ls',
-  // Cannot be analysed.
+  // Cannot be analyzed.
   'echo "unterminated',
   "echo 'unterminated",
   'echo $(ls',

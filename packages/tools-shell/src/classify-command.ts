@@ -2,7 +2,7 @@ import { HARMLESS_PROGRAMS, isVersionQuery } from './harmless-programs.js';
 import type { Verdict } from './harmless-programs.js';
 import { basename, parseShellScript } from './parse-shell.js';
 import type { ShellCommand, ShellWord } from './parse-shell.js';
-import { normaliseWorkspacePath, protectedReason, writeTargetProblem } from './workspace-path.js';
+import { normalizeWorkspacePath, protectedReason, writeTargetProblem } from './workspace-path.js';
 import type { WriteTargetOptions } from './workspace-path.js';
 
 /** A host allow rule: a command prefix that runs without confirmation. */
@@ -23,12 +23,12 @@ export interface ClassifyCommandOptions extends WriteTargetOptions {
 
 /** Why one part of a command line needs a person's confirmation. */
 export interface CommandFinding {
-  /** The simple command (or the whole line, for `unanalysable`) as text. */
+  /** The simple command (or the whole line, for `unanalyzable`) as text. */
   command: string;
   /** Why it is not proven harmless, in words a person can judge. */
   reason: string;
   /** The class of the finding. */
-  kind: 'unanalysable' | 'elevated' | 'inline-code' | 'dynamic' | 'unknown-program' | 'write' | 'option' | 'environment';
+  kind: 'unanalyzable' | 'elevated' | 'inline-code' | 'dynamic' | 'unknown-program' | 'write' | 'option' | 'environment';
   /** The simple command's words (for descriptive impact rules), when there is one. */
   words?: readonly string[];
   /** The simple command as parsed, when there is one. */
@@ -40,7 +40,7 @@ export interface CommandClassification {
   /** True when the line runs without confirmation: every part is proven harmless or covered by an allow rule. */
   harmless: boolean;
   /** False when the line could not be read completely (then it always needs confirmation). */
-  analysable: boolean;
+  analyzable: boolean;
   /** What needs confirmation (empty when `harmless`). */
   findings: CommandFinding[];
   /** The allow rules that covered parts of the line. */
@@ -49,7 +49,7 @@ export interface CommandClassification {
   commands: Array<{ command: ShellCommand; script: readonly ShellCommand[] }>;
 }
 
-/** Substitutions and inline scripts are followed this deep; deeper is "cannot be analysed". */
+/** Substitutions and inline scripts are followed this deep; deeper is "cannot be analyzed". */
 const MAX_DEPTH = 6;
 /** Wrappers (`env nice timeout … cmd`) are peeled this deep; no real command needs more. */
 const MAX_WRAPPER_DEPTH = 32;
@@ -183,7 +183,7 @@ function peelOptions(
   return { rest: args.slice(i) };
 }
 
-function analyseArgv(
+function analyzeArgv(
   argv: readonly ShellWord[],
   extraDynamic: boolean,
   command: ShellCommand,
@@ -192,7 +192,7 @@ function analyseArgv(
 ): ArgvVerdict {
   if (argv.length === 0) return { ok: true };
   if (depth > MAX_WRAPPER_DEPTH)
-    return fail(`cannot be analysed: wrappers nested more than ${MAX_WRAPPER_DEPTH} deep`, 'unanalysable');
+    return fail(`cannot be analyzed: wrappers nested more than ${MAX_WRAPPER_DEPTH} deep`, 'unanalyzable');
   const first = argv[0]!;
   if (first.kind !== 'literal') return fail(`the program name ${first.text} is only known when the command runs`, 'dynamic');
   let program = first.text;
@@ -215,10 +215,10 @@ function analyseArgv(
   if (stringRunner)
     return fail(stringRunner, program === 'eval' || program === 'source' || program === '.' ? 'inline-code' : 'unknown-program');
 
-  const nested = (inner: readonly ShellWord[], dyn: boolean): ArgvVerdict => analyseArgv(inner, dyn, command, ctx, depth + 1);
+  const nested = (inner: readonly ShellWord[], dyn: boolean): ArgvVerdict => analyzeArgv(inner, dyn, command, ctx, depth + 1);
   const nestedScript = (script: string, label: string): ArgvVerdict => {
     const before = ctx.findings.length;
-    analyseScript(script, ctx, depth + 1);
+    analyzeScript(script, ctx, depth + 1);
     if (ctx.findings.length > before) {
       const inner = ctx.findings.splice(before);
       return fail(`${label} runs ${JSON.stringify(script)}: ${inner.map((f) => f.reason).join('; ')}`, inner[0]!.kind);
@@ -355,13 +355,13 @@ function analyseArgv(
         program === 'popd' ||
         !target ||
         target.kind !== 'literal' ||
-        normaliseWorkspacePath(target.text, ctx.workspaceRoot) === undefined ||
+        normalizeWorkspacePath(target.text, ctx.workspaceRoot) === undefined ||
         target.text.startsWith('~') ||
         target.text === '-'
       ) {
         ctx.cwdEscaped = true;
       } else {
-        const normal = normaliseWorkspacePath(target.text, ctx.workspaceRoot)!;
+        const normal = normalizeWorkspacePath(target.text, ctx.workspaceRoot)!;
         const real = ctx.resolveLinks?.(normal) ?? normal;
         if (
           protectedReason(normal, ctx.protectedPaths) ||
@@ -404,7 +404,7 @@ function analyseArgv(
         return fail(`${program} -c runs code only known when the command runs`, 'inline-code');
       // The inner findings stay: they describe what the script does (`rm -rf dist`).
       const before = ctx.findings.length;
-      analyseScript(script.text, ctx, depth + 1);
+      analyzeScript(script.text, ctx, depth + 1);
       const detail =
         ctx.findings.length > before
           ? 'see the findings for its commands'
@@ -536,24 +536,24 @@ function checkRedirections(command: ShellCommand, ctx: Context): void {
   }
 }
 
-function analyseScript(text: string, ctx: Context, depth: number): void {
+function analyzeScript(text: string, ctx: Context, depth: number): void {
   if (depth > MAX_DEPTH) {
-    ctx.findings.push({ command: text, reason: 'cannot be analysed: substitutions nested too deeply', kind: 'unanalysable' });
+    ctx.findings.push({ command: text, reason: 'cannot be analyzed: substitutions nested too deeply', kind: 'unanalyzable' });
     return;
   }
   const script = parseShellScript(text);
   if (script.problems.length > 0) {
     // What was read after the first problem is unreliable: one plain finding for the whole line.
     ctx.problems.push(...script.problems);
-    ctx.findings.push({ command: text, reason: `cannot be analysed: it contains ${script.problems[0]}`, kind: 'unanalysable' });
+    ctx.findings.push({ command: text, reason: `cannot be analyzed: it contains ${script.problems[0]}`, kind: 'unanalyzable' });
     return;
   }
   for (const command of script.commands) {
     ctx.commands.push({ command, script: script.commands });
     checkAssignments(command, ctx);
-    for (const sub of command.substitutions) analyseScript(sub, ctx, depth + 1);
+    for (const sub of command.substitutions) analyzeScript(sub, ctx, depth + 1);
     if (command.keyword === 'for') continue;
-    const verdict = analyseArgv(command.argv, false, command, ctx, depth);
+    const verdict = analyzeArgv(command.argv, false, command, ctx, depth);
     if (verdict.ok && verdict.allowedBy) ctx.allowedBy.add(verdict.allowedBy);
     if (!verdict.ok)
       ctx.findings.push({
@@ -584,21 +584,21 @@ export function classifyCommand(commandLine: string, options: ClassifyCommandOpt
   const ctx: Context = { ...options, findings: [], allowedBy: new Set(), commands: [], problems: [], cwdEscaped: false };
   if (options.cwd !== undefined) {
     // A working folder outside the ordinary paths (`.git`, `..`) makes every relative write land there.
-    const normal = normaliseWorkspacePath(options.cwd, options.workspaceRoot);
+    const normal = normalizeWorkspacePath(options.cwd, options.workspaceRoot);
     if (normal === undefined || protectedReason(normal, options.protectedPaths)) ctx.cwdEscaped = true;
   }
   try {
-    analyseScript(commandLine, ctx, 0);
+    analyzeScript(commandLine, ctx, 0);
   } catch (error) {
     // A bug in the classifier must not let a command through.
-    ctx.findings.push({ command: commandLine, reason: `cannot be analysed: ${(error as Error).message}`, kind: 'unanalysable' });
+    ctx.findings.push({ command: commandLine, reason: `cannot be analyzed: ${(error as Error).message}`, kind: 'unanalyzable' });
   }
   if (commandLine.trim() === '' && ctx.findings.length === 0) {
-    return { harmless: true, analysable: true, findings: [], allowedBy: [], commands: [] };
+    return { harmless: true, analyzable: true, findings: [], allowedBy: [], commands: [] };
   }
   return {
     harmless: ctx.findings.length === 0,
-    analysable: ctx.problems.length === 0 && !ctx.findings.some((f) => f.kind === 'unanalysable'),
+    analyzable: ctx.problems.length === 0 && !ctx.findings.some((f) => f.kind === 'unanalyzable'),
     findings: ctx.findings,
     allowedBy: [...ctx.allowedBy],
     commands: ctx.commands,

@@ -109,7 +109,7 @@ describe('assessCommandImpact', () => {
       expect(() => assessCommandImpact(odd)).not.toThrow();
     }
     expect(assessCommandImpact('<(rm -rf x')).toBeDefined();
-    expect(assessCommandImpact('"unterminated')?.impact).toMatch(/^Cannot be analysed: it contains an unterminated double quote/);
+    expect(assessCommandImpact('"unterminated')?.impact).toMatch(/^Cannot be analyzed: it contains an unterminated double quote/);
   });
 });
 

@@ -364,7 +364,7 @@ function shorten(text: string, max = 300): string {
 }
 
 const SCOPES: Record<CommandFinding['kind'], string> = {
-  unanalysable: 'unknown: the command could not be analysed',
+  unanalyzable: 'unknown: the command could not be analyzed',
   elevated: 'the whole machine (elevated rights)',
   'inline-code': 'unknown: whatever the inline code does (workspace, network, the machine)',
   dynamic: 'unknown: decided only when the command runs',
@@ -381,11 +381,11 @@ function describe(
   commandLine: string,
   rules: readonly CommandImpactRule[],
 ): ImpactAssessment {
-  if (finding.kind === 'unanalysable') {
+  if (finding.kind === 'unanalyzable') {
     return {
       target: shorten(commandLine),
-      scope: SCOPES.unanalysable,
-      impact: `Cannot be analysed: ${finding.reason.replace(/^cannot be analysed: /, '')}. Read the command before approving it.`,
+      scope: SCOPES.unanalyzable,
+      impact: `Cannot be analyzed: ${finding.reason.replace(/^cannot be analyzed: /, '')}. Read the command before approving it.`,
     };
   }
   if (finding.words && finding.simple) {
@@ -430,7 +430,7 @@ function merge(found: ImpactAssessment[]): ImpactAssessment | undefined {
  * covered by an allow rule, and no host rule flags it. Otherwise the assessment says what the
  * command will do (for commands the descriptive rules know: recursive deletes, git history loss,
  * publishing, disk writes, download-and-run) or plainly why it could not be proven harmless
- * ("cannot be analysed: …", "python3 -c runs inline code …").
+ * ("cannot be analyzed: …", "python3 -c runs inline code …").
  *
  * @example
  * assessCommandImpact('git status') // undefined

@@ -115,7 +115,7 @@ export interface CommandPolicyOptions {
   /** Host rules that flag commands as high impact even when harmless or allowed. */
   rules?: readonly CommandImpactRule[];
   /** Follows symlinks of write targets (see `createLinkResolver`); without it paths are judged as written. */
-  resolveLinks?: (normalised: string) => string | 'outside' | 'unknown';
+  resolveLinks?: (normalized: string) => string | 'outside' | 'unknown';
 }
 
 /** A command policy: allow rules plus the fail-closed classifier. */

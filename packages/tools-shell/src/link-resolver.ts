@@ -2,20 +2,20 @@ import { lstatSync, realpathSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 
 /**
- * A symlink resolver for a workspace on the local disk: follows every link of a normalised
+ * A symlink resolver for a workspace on the local disk: follows every link of a normalized
  * workspace-relative path, component by component, and returns the real workspace-relative path,
  * `outside` when a link leaves the workspace, or `unknown` when a link cannot be resolved (a
  * dangling link, a loop, a permission error). Parts that do not exist yet are taken as written.
  */
-export function createLinkResolver(root: string): (normalised: string) => string | 'outside' | 'unknown' {
-  return (normalised) => {
+export function createLinkResolver(root: string): (normalized: string) => string | 'outside' | 'unknown' {
+  return (normalized) => {
     let realRoot: string;
     try {
       realRoot = realpathSync(root);
     } catch {
       return 'unknown';
     }
-    const parts = normalised === '.' ? [] : normalised.split('/');
+    const parts = normalized === '.' ? [] : normalized.split('/');
     let current = realRoot;
     for (let i = 0; i < parts.length; i++) {
       const next = `${current}${sep}${parts[i]}`;

@@ -4,7 +4,7 @@
  * bodies), removes quotes, records command and process substitutions, redirections and here-docs,
  * and marks every word whose value is only known at run time. Anything it does not model
  * (`case`, function definitions, `(( … ))`, an unterminated quote) becomes a `problem`: the policy
- * then treats the whole line as "cannot be analysed", so a gap in the reader fails closed.
+ * then treats the whole line as "cannot be analyzed", so a gap in the reader fails closed.
  * It never throws.
  */
 

@@ -1,8 +1,8 @@
 import { posix } from 'node:path';
-import { isGitSegment, normaliseWorkspacePath, protectedPathMatch } from '@aibuddy/sandbox';
+import { isGitSegment, normalizeWorkspacePath, protectedPathMatch } from '@aibuddy/sandbox';
 import type { ShellWord } from './parse-shell.js';
 
-export { isGitSegment, normaliseWorkspacePath };
+export { isGitSegment, normalizeWorkspacePath };
 
 /** Where a command may write without a person's confirmation. */
 export interface WriteTargetOptions {
@@ -13,19 +13,19 @@ export interface WriteTargetOptions {
   /** The workspace-relative folder the command runs in (relative targets are resolved from it). */
   cwd?: string | undefined;
   /**
-   * Follows symlinks of a normalised workspace path (the classifier itself never touches the disk):
+   * Follows symlinks of a normalized workspace path (the classifier itself never touches the disk):
    * returns the real workspace-relative path, `outside`, or `unknown` when a link cannot be resolved.
    * The execute tool passes one for the node sandbox (see `createLinkResolver`).
    */
-  resolveLinks?: ((normalised: string) => string | 'outside' | 'unknown') | undefined;
+  resolveLinks?: ((normalized: string) => string | 'outside' | 'unknown') | undefined;
 }
 
 /** Descriptors and devices that are not files of anyone. */
 const HARMLESS_DEVICES = /^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 
 /** Why a workspace-relative path is protected, or `undefined` (the rule is `protectedPathMatch`, shared with the file tools). */
-export function protectedReason(normalised: string, protectedPaths: readonly string[] = []): string | undefined {
-  const match = protectedPathMatch(normalised, protectedPaths);
+export function protectedReason(normalized: string, protectedPaths: readonly string[] = []): string | undefined {
+  const match = protectedPathMatch(normalized, protectedPaths);
   if (match === undefined) return undefined;
   return match === 'git'
     ? 'it is inside a .git folder (repository configuration and hooks run code on later git commands)'
@@ -42,7 +42,7 @@ export function writeTargetProblem(target: ShellWord, options: WriteTargetOption
   if (target.text.startsWith('~')) return `writes to ${target.text}, outside the workspace`;
   const path =
     options.cwd && !target.text.startsWith('/') ? posix.join(options.cwd.replace(/\\/g, '/'), target.text) : target.text;
-  const normal = normaliseWorkspacePath(path, options.workspaceRoot);
+  const normal = normalizeWorkspacePath(path, options.workspaceRoot);
   if (normal === undefined) return `writes to ${target.text}, outside the workspace`;
   const reason = protectedReason(normal, options.protectedPaths);
   if (reason) return `writes to ${target.text}: ${reason}`;

@@ -113,7 +113,7 @@ function optionsOf(entry: z.infer<typeof OptionsSchema>): McpServerOptions {
 
 /**
  * Validates a parsed `mcpServers` config (the format Claude Desktop, Cursor and others use) and
- * returns it normalised. Collects every problem and throws one `McpConfigError` (stage
+ * returns it normalized. Collects every problem and throws one `McpConfigError` (stage
  * `discovery`) naming each and its fix. Unknown keys are tolerated and reported as warnings, so
  * files written for other clients keep working.
  */

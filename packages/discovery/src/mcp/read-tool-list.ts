@@ -25,7 +25,7 @@ const LaxToolSchema = z.looseObject({
 /**
  * Turns a server's raw `tools/list` items into the catalogue's tools: allow / deny lists applied,
  * namespaced names, nameless and repeated tools skipped, schemas past the depth or size limit left
- * out with a reason (the server's other tools are kept), schemas normalised to a top-level object.
+ * out with a reason (the server's other tools are kept), schemas normalized to a top-level object.
  */
 export function readToolList(
   raw: readonly unknown[],

@@ -11,7 +11,7 @@ export interface Bm25fParams {
   k1: number;
   /** Field weights: name, server, description, parameters. */
   fieldWeights: readonly number[];
-  /** Length normalisation (BM25 b) per field, same order. */
+  /** Length normalization (BM25 b) per field, same order. */
   fieldB: readonly number[];
   /** Weight, relative to the name field, of the pieces of run-together name words ("searchjobs" → search, jobs); 0 = off. */
   namePieces: number;
@@ -22,7 +22,7 @@ const MIN_SPLIT_NAME_WORD = 7;
 
 /**
  * A BM25F index over the four fields of each tool (Robertson & Zaragoza's form: field term counts are
- * length-normalised per field, weighted, summed, then saturated once). Impacts (idf × saturated tf)
+ * length-normalized per field, weighted, summed, then saturated once). Impacts (idf × saturated tf)
  * are precomputed per posting in compressed sparse rows, so a query is a sum over posting lists.
  */
 export interface Bm25fIndex {

@@ -12,7 +12,7 @@ export interface ToolIndexTuning {
   k1: number;
   /** BM25F field weights: name, server, description, parameters (names + descriptions). */
   fieldWeights: readonly [number, number, number, number];
-  /** Field length normalisation (BM25 b) per field, same order. */
+  /** Field length normalization (BM25 b) per field, same order. */
   fieldB: readonly [number, number, number, number];
   /** Weight, relative to the name, of the pieces of run-together name words ("searchjobs" → search, jobs); 0 = off. */
   namePieces: number;

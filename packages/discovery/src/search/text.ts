@@ -1,5 +1,5 @@
 /**
- * Text normalisation shared by the index and the queries: identifier splitting (camelCase, snake_case,
+ * Text normalization shared by the index and the queries: identifier splitting (camelCase, snake_case,
  * kebab-case, dots, letter/digit boundaries), diacritic folding, English stop words and the Porter
  * stemmer (the maintained `stemmer` package). Deterministic and independent of any catalogue.
  */

@@ -17,7 +17,7 @@ const DEFAULT_LIMIT = 5;
 // ranked moderately by both rankings can still rise to the top.
 const FUSION_DEPTH = 100;
 
-function normaliseLimit(limit: number | undefined, size: number): number {
+function normalizeLimit(limit: number | undefined, size: number): number {
   const l = limit === undefined || Number.isNaN(limit) ? DEFAULT_LIMIT : Math.floor(limit);
   return Math.max(0, Math.min(l, size));
 }
@@ -72,14 +72,14 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], options: Too
   void semantic?.ready();
 
   function search(query: string, opts: ToolSearchOptions = {}): ToolSearchHit[] {
-    const limit = normaliseLimit(opts.limit, docs.length);
+    const limit = normalizeLimit(opts.limit, docs.length);
     if (opts.regex) return regexSearch(query, docs, limit);
     if (typeof query !== 'string' || limit === 0) return [];
     return lexical.rank(query, limit).map(({ doc, score }) => ({ name: (docs[doc] as RegexDocument).name, score }));
   }
 
   async function searchAsync(query: string, opts: ToolSearchOptions = {}): Promise<ToolSearchHit[]> {
-    const limit = normaliseLimit(opts.limit, docs.length);
+    const limit = normalizeLimit(opts.limit, docs.length);
     if (!semantic || opts.regex || typeof query !== 'string' || limit === 0 || query.trim().length === 0)
       return search(query, opts);
     const lexicalRanked = lexical.rank(query, FUSION_DEPTH).map((r) => r.doc);

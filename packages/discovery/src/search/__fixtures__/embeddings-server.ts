@@ -19,7 +19,7 @@ export interface EmbeddingsRequest {
 }
 
 /** What the server does with one request. */
-export type EmbeddingsBehaviour = 'ok' | 'fail' | 'hang';
+export type EmbeddingsBehavior = 'ok' | 'fail' | 'hang';
 
 export interface EmbeddingsServer {
   /** `http://127.0.0.1:<port>/v1`, the provider's baseURL. */
@@ -27,7 +27,7 @@ export interface EmbeddingsServer {
   /** Every request received, in order. */
   requests: EmbeddingsRequest[];
   /** Decides per request: answer, fail with HTTP 500, or never answer. Default 'ok'. */
-  behaviour: (request: EmbeddingsRequest) => EmbeddingsBehaviour;
+  behaviour: (request: EmbeddingsRequest) => EmbeddingsBehavior;
   close(): Promise<void>;
 }
 
