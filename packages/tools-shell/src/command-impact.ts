@@ -1,8 +1,9 @@
 import type { ImpactAssessment } from '@aibuddy/registry';
 import { classifyCommand } from './classify-command.js';
 import type { ClassifyCommandOptions, CommandFinding } from './classify-command.js';
-import { basename, effectiveArgv, parseShellCommand } from './parse-shell.js';
-import type { ShellCommand } from './parse-shell.js';
+import { basename, effectiveArgv } from './effective-argv.js';
+import { parseShellCommand } from './parse-shell.js';
+import type { ShellCommand } from './shell-syntax.js';
 
 /** What an impact rule sees of one simple command. */
 export interface CommandImpactContext {

@@ -1,4 +1,4 @@
-import type { ShellWord } from './parse-shell.js';
+import type { ShellWord } from './shell-syntax.js';
 
 /** Whether one program invocation is proven harmless, and if not, why. */
 export type Verdict = { ok: true } | { ok: false; reason: string };

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { isGitSegment, normalizeWorkspacePath, protectedPathMatch } from '@aibuddy/sandbox';
-import type { ShellWord } from './parse-shell.js';
+import type { ShellWord } from './shell-syntax.js';
 
 export { isGitSegment, normalizeWorkspacePath };
 
