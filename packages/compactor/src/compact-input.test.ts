@@ -5,7 +5,7 @@ import type { ModelMessage } from 'ai';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { defineTool } from '@aibuddy/registry';
 import { createCompactor } from './compactor.js';
-import type { CompactionEvent } from './compactor.js';
+import type { CompactionEvent } from './compactor-types.js';
 import { rebuildContext } from './rebuild-context.js';
 import { createTokenCounter } from './token-counter.js';
 import { readPage } from './view-page.js';

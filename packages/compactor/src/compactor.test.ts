@@ -8,7 +8,7 @@ import type { CompactHook, ModelOutput } from '@aibuddy/registry';
 import type { RuntimeHooks } from '@aibuddy/runtime';
 import { scriptedModel } from '@aibuddy/test-utils';
 import { createCompactor } from './compactor.js';
-import type { CompactionEvent, CompactionInput } from './compactor.js';
+import type { CompactionEvent, CompactionInput } from './compactor-types.js';
 import type { CompactorError } from './errors.js';
 import { createResultStore } from './result-store.js';
 import { createTokenCounter } from './token-counter.js';

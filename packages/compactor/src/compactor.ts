@@ -1,17 +1,27 @@
-import type { LanguageModel } from 'ai';
-import type { TiktokenEncoding } from 'tiktoken';
-import type { CompactDecision, CompactHook, ModelOutput } from '@aibuddy/registry';
+/**
+ * `createCompactor`: counts the tokens of each finished call's model view, compacts large ones in
+ * the background (the tool's hook decides, else head + tail trimming), persists the raw call
+ * before any pointer to it is shown, and hands the compacted view to the next model request.
+ */
+import type { ModelOutput } from '@aibuddy/registry';
+import { askCompactHook, inputMayBeLarge } from './compact-hook.js';
+import type { HookDecision } from './compact-hook.js';
+import type {
+  CompactionEvent,
+  CompactionInput,
+  CompactionOutcome,
+  Compactor,
+  CompactorHooks,
+  CompactorOptions,
+} from './compactor-types.js';
 import { CompactorError } from './errors.js';
 import { droppedNote, headTailTrim, modelOutputText, recoveryNote, toModelOutput, VIEW_TOOL_CALL } from './model-view.js';
 import { savedCallReader } from './find-call.js';
 import { createResultStore } from './result-store.js';
-import type { TaskStore } from './task-store.js';
-import type { ResultStore, RetentionPolicy, StoredResult } from './result-store.js';
+import type { StoredResult } from './result-store.js';
 import { summarizeResult } from './summarize.js';
 import { createTokenCounter } from './token-counter.js';
-import type { TokenCounter } from './token-counter.js';
 import { readPage } from './view-page.js';
-import type { ViewPage, ViewRequest } from './view-page.js';
 
 /** Results of this many tokens or more are compacted (fixed by the design). */
 export const COMPACTION_THRESHOLD_TOKENS = 2_500;
@@ -19,180 +29,6 @@ export const COMPACTION_THRESHOLD_TOKENS = 2_500;
 export const DEFAULT_TARGET_TOKENS = 1_000;
 /** Largest input sent to the summarising model, in tokens (longer results are cut head + tail). */
 export const DEFAULT_MAX_SUMMARY_INPUT_TOKENS = 50_000;
-
-/** The part of a tool definition the compactor reads (structurally a registry `ToolDefinition`). */
-export interface CompactableTool {
-  /** The tool's name. */
-  readonly name: string;
-  /** The tool's compaction hook. */
-  readonly compact?: CompactHook<any, any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
-  /** Whether its results may be dropped after use. */
-  readonly disposable?: boolean;
-  /** Whether its results are never compacted. */
-  readonly exemptFromCompaction?: boolean;
-}
-
-/**
- * What the compactor needs to know about a finished call: structurally the runtime's
- * `ToolExecutionEndInfo`, so the compactor does not depend on the runtime.
- */
-export interface CompactionInput {
-  /** The call id. */
-  toolCallId: string;
-  /** The tool name. */
-  toolName: string;
-  /** The tool's definition (hooks, `disposable`, `exemptFromCompaction`). */
-  definition?: CompactableTool | undefined;
-  /** The validated input. */
-  input: unknown;
-  /** The raw output. */
-  output?: unknown;
-  /** Present when the call failed: failed calls are never compacted. */
-  error?: unknown;
-  /** The model view before compaction. */
-  modelOutput?: ModelOutput | undefined;
-  /** The task (run) id. */
-  taskId: string | undefined;
-  /** Aborted when the run stops. */
-  signal?: AbortSignal | undefined;
-}
-
-/** How a result was compacted. */
-export type CompactionStrategy = 'trim' | 'summary' | 'drop';
-
-/** Emitted once per compacted result, for the host's event log. */
-export interface CompactionEvent {
-  /** Event type. */
-  type: 'compaction';
-  /** The call. */
-  toolCallId: string;
-  /** The tool. */
-  toolName: string;
-  /**
-   * How it was compacted. `trim` and `summary` apply from the next model step on; `drop` lets
-   * the next step see the full result (its use) and `rebuildContext` leaves it out afterwards.
-   */
-  strategy: CompactionStrategy;
-  /** Whether the tool's own hook chose it (`hook`) or the default policy did (`default`). */
-  source: 'hook' | 'default';
-  /** Tokens of the model view before compaction. */
-  originalTokens: number;
-  /** Tokens of the compacted view (including the recovery note). */
-  compactedTokens: number;
-  /**
-   * The file that holds the raw input and output (`<dataDir>/compacted_outputs/<taskId>/<toolCallId>.json`);
-   * absent for `drop`. The model's view names `view_tool_call` and the call id instead.
-   */
-  pointer?: string;
-  /** Exactly what later model steps are sent for this result. */
-  model: ModelOutput;
-  /**
-   * `input` when this event is about the call's input (then the token counts are the input's and
-   * `compactedInput` is what later steps get instead of it); absent for results.
-   */
-  part?: 'input';
-  /** The compact input later model steps get in place of the raw input (see `CompactInputDecision`). */
-  compactedInput?: unknown;
-}
-
-/** A compacted input, part of an outcome. */
-export interface CompactedInputPart {
-  /** What later model steps get in place of the raw input. */
-  compactedInput?: unknown;
-  /** Tokens of the raw input (as JSON). */
-  originalInputTokens?: number;
-  /** Tokens of the compact input. */
-  compactedInputTokens?: number;
-}
-
-/** The outcome of compacting one result (and, for tools whose hook says so, its input). */
-export type CompactionOutcome = CompactedInputPart &
-  (
-    | {
-        /** The result is sent as it is. */
-        kind: 'untouched';
-        /** Why (below the threshold, exempt, kept by its hook, compacted form not smaller, stopped, failed). */
-        reason: string;
-        /** Tokens of the view, when counted. */
-        tokens?: number;
-        /** Where the raw call was saved, when its input was compacted. */
-        pointer?: string;
-      }
-    | ({
-        /** The result is replaced by a smaller view. */
-        kind: 'compacted';
-      } & Omit<CompactionEvent, 'type'>)
-  );
-
-/** Options of {@link createCompactor}. */
-export interface CompactorOptions {
-  /** The host's data dir; raw results go to `<dataDir>/compacted_outputs/<taskId>/<toolCallId>.json`. */
-  dataDir: string;
-  /** Token threshold (default 2,500): results of at least this many tokens are compacted. */
-  threshold?: number;
-  /** The budget a compacted form aims for (default 1,000 tokens). */
-  targetTokens?: number;
-  /** The tiktoken encoding (default `o200k_base`). */
-  encoding?: TiktokenEncoding;
-  /** Use this counter instead of creating one (it is then not freed by `close`). */
-  tokenCounter?: TokenCounter;
-  /** The model that writes `summary` compactions. Without it, `summary` falls back to trimming. */
-  summaryModel?: LanguageModel;
-  /** Largest input, in tokens, sent to the summarising model (default 50,000). */
-  maxSummaryInputTokens?: number;
-  /** Retention of persisted raw results by age and size. */
-  retention?: RetentionPolicy;
-  /** Use this store instead of one over `dataDir` (tests, custom retention). */
-  store?: ResultStore;
-  /**
-   * The host's task store (`createTaskStore`): `view_tool_call` then also reads calls that were
-   * saved raw without being compacted.
-   */
-  taskStore?: TaskStore;
-  /** A user stop for the whole run: aborts every background compaction. */
-  signal?: AbortSignal;
-  /** Receives one event per compacted result (for the host's log). Must not throw. */
-  onCompaction?: (event: CompactionEvent) => void;
-  /** Receives problems that did not stop the run (a refused `drop`, a failing hook or summary). */
-  onWarning?: (error: CompactorError) => void;
-  /**
-   * How many calls' outcomes are kept in memory (default 2,000; the oldest settled ones go first).
-   * A forgotten trimmed or summarised result is still found on disk by `rebuildContext`.
-   */
-  maxTrackedCalls?: number;
-}
-
-/** The runtime hooks of a compactor (structurally the runtime's `RuntimeHooks`). */
-export interface CompactorHooks {
-  /** Starts background compaction of a finished call; returns at once. */
-  onToolExecutionEnd(info: CompactionInput): void;
-  /** The compacted view for the next model request, waiting for the background job if needed. */
-  resolveModelOutput(info: CompactionInput & { modelOutput: ModelOutput }): Promise<ModelOutput | undefined>;
-}
-
-/** A compactor for one host: counts tokens, compacts in the background, persists, recovers. */
-export interface Compactor {
-  /** Pass these to `createAiTools({ hooks })`. */
-  readonly hooks: CompactorHooks;
-  /** The store of raw results. */
-  readonly store: ResultStore;
-  /** The token counter (one reused encoder). */
-  readonly tokenCounter: TokenCounter;
-  /** The threshold in tokens. */
-  readonly threshold: number;
-  /** Compacts one result now and returns what happened (what the hooks do in the background). */
-  compact(input: CompactionInput): Promise<CompactionOutcome>;
-  /** The outcome of a call this compactor has seen (waits for its job), if any. */
-  outcomeOf(taskId: string | undefined, toolCallId: string): Promise<CompactionOutcome | undefined>;
-  /** Reads one page of a stored raw result (what `view_tool_call` returns). */
-  view(request: ViewRequest): Promise<ViewPage>;
-  /** Resolves when every background compaction started so far has settled. */
-  whenIdle(): Promise<void>;
-  /** Stops every running background compaction (a user stop). No half-written file remains. */
-  cancel(reason?: unknown): void;
-  /** Cancels running work, waits for it and frees the encoder. */
-  close(): Promise<void>;
-}
 
 const key = (taskId: string | undefined, toolCallId: string) => `${taskId ?? ''}\u0000${toolCallId}`;
 
@@ -254,37 +90,8 @@ export function createCompactor(options: CompactorOptions): Compactor {
     return signals.length === 1 ? signals[0]! : AbortSignal.any(signals);
   };
 
-  const decide = async (input: CompactionInput, text: string, tokens: number, signal: AbortSignal, inputTokens?: number) => {
-    const hook = input.definition?.compact;
-    if (!hook) return { decision: undefined, source: 'default' as const };
-    try {
-      const decision: CompactDecision = await hook({
-        toolName: input.toolName,
-        toolCallId: input.toolCallId,
-        input: input.input,
-        output: input.output,
-        tokens,
-        modelText: text,
-        targetTokens,
-        threshold,
-        ...(inputTokens !== undefined ? { inputTokens } : {}),
-        signal,
-      });
-      return { decision, source: 'hook' as const };
-    } catch (error) {
-      if (signal.aborted) throw error;
-      warn(
-        new CompactorError(
-          `the compact hook of ${input.toolName} failed (${(error as Error)?.message}); the default trimming is used.`,
-          {
-            toolCallId: input.toolCallId,
-            cause: error,
-          },
-        ),
-      );
-      return { decision: undefined, source: 'default' as const };
-    }
-  };
+  const decide = (input: CompactionInput, text: string, tokens: number, signal: AbortSignal, inputTokens?: number) =>
+    askCompactHook(input, text, tokens, signal, { targetTokens, threshold, warn }, inputTokens);
 
   /**
    * A large INPUT (a whole file to write) is compacted by the tool's hook only: there is no generic
@@ -319,21 +126,13 @@ export function createCompactor(options: CompactorOptions): Compactor {
     if (signal.aborted) throw signal.reason;
     const outputTokens = (outcome.kind === 'untouched' ? outcome.tokens : undefined) ?? (await counter.countAsync(text, signal));
     const path = await store.write(
-      {
-        version: 1,
-        taskId: input.taskId ?? null,
-        toolCallId: input.toolCallId,
-        toolName: input.toolName,
-        input: input.input,
-        output: input.output,
-        modelText: text === input.output ? null : text,
+      rawRecord(input, text, {
         strategy: 'keep',
         originalTokens: outputTokens,
         compactedTokens: outputTokens,
         compacted: input.modelOutput,
         compactedInput: compactInput,
-        createdAt: new Date().toISOString(),
-      },
+      }),
       signal,
     );
     emit({
@@ -355,7 +154,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
   const compactOutput = async (
     input: CompactionInput & { modelOutput?: ModelOutput | undefined },
     signal: AbortSignal,
-    preset?: Awaited<ReturnType<typeof decide>>,
+    preset?: HookDecision,
     inputPart?: { compactedInput: unknown },
   ): Promise<CompactionOutcome> => {
     if (!input.modelOutput) return { kind: 'untouched', reason: 'no model view' };
@@ -450,21 +249,13 @@ export function createCompactor(options: CompactorOptions): Compactor {
     const compactedTokens = await counter.countAsync(model.value, signal);
     if (compactedTokens >= tokens) return { kind: 'untouched', reason: 'the compacted form is not smaller', tokens };
 
-    const record: StoredResult = {
-      version: 1,
-      taskId: input.taskId ?? null,
-      toolCallId: input.toolCallId,
-      toolName: input.toolName,
-      input: input.input,
-      output: input.output,
-      modelText: text === input.output ? null : text,
+    const record = rawRecord(input, text, {
       strategy,
       originalTokens: tokens,
       compactedTokens,
       compacted: model,
       ...(inputPart ? { compactedInput: inputPart.compactedInput } : {}),
-      createdAt: new Date().toISOString(),
-    };
+    });
     // The pointer may only be shown once the file it points to exists.
     const path = await store.write(record, signal);
     const event: CompactionEvent = {
@@ -559,16 +350,26 @@ export function createCompactor(options: CompactorOptions): Compactor {
   };
 }
 
-/** A cheap upper bound for the caller's path: could this call's input reach the threshold (its hook may compact it)? */
-function inputMayBeLarge(info: CompactionInput, threshold: number): boolean {
-  if (!info.definition?.compact || typeof info.input !== 'object' || info.input === null) return false;
-  let chars = 0;
-  for (const value of Object.values(info.input)) chars += typeof value === 'string' ? value.length : 64;
-  // A token is at least one character: fewer characters than the threshold are certainly below it.
-  return chars >= threshold;
-}
-
 function withoutType(event: CompactionEvent): Omit<CompactionEvent, 'type'> {
   const { type: _type, ...rest } = event;
   return rest;
+}
+
+/** The raw call as saved for recovery; `compaction` says how its views were compacted. */
+function rawRecord(
+  input: CompactionInput,
+  text: string,
+  compaction: Pick<StoredResult, 'strategy' | 'originalTokens' | 'compactedTokens' | 'compacted' | 'compactedInput'>,
+): StoredResult {
+  return {
+    version: 1,
+    taskId: input.taskId ?? null,
+    toolCallId: input.toolCallId,
+    toolName: input.toolName,
+    input: input.input,
+    output: input.output,
+    modelText: text === input.output ? null : text,
+    ...compaction,
+    createdAt: new Date().toISOString(),
+  };
 }

@@ -15,7 +15,7 @@ export type {
   Compactor,
   CompactorHooks,
   CompactorOptions,
-} from './compactor.js';
+} from './compactor-types.js';
 export { CompactorError } from './errors.js';
 export {
   DEFAULT_INTERACTION_NORMALIZERS,

@@ -1,6 +1,6 @@
 import type { AssistantModelMessage, ModelMessage, ToolModelMessage } from 'ai';
 import type { ModelOutput } from '@aibuddy/registry';
-import type { CompactableTool, CompactionOutcome, Compactor } from './compactor.js';
+import type { CompactableTool, CompactionOutcome, Compactor } from './compactor-types.js';
 import { DEFAULT_INTERACTION_NORMALIZERS } from './interactions.js';
 import type { InteractionNormalizer, MessageToolOutput } from './interactions.js';
 import { VIEW_TOOL_CALL } from './model-view.js';

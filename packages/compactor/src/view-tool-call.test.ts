@@ -9,7 +9,7 @@ import { createAiTools } from '@aibuddy/runtime';
 import type { RuntimeEvent } from '@aibuddy/runtime';
 import { lastToolResult, scriptedModel } from '@aibuddy/test-utils';
 import { createCompactor } from './compactor.js';
-import type { CompactionEvent } from './compactor.js';
+import type { CompactionEvent } from './compactor-types.js';
 import { createTokenCounter } from './token-counter.js';
 import { toolResultsConfig } from './view-tool-call.js';
 import type { ViewPage } from './view-page.js';
