@@ -13,7 +13,8 @@ export {
 export type { ExecuteInput, ExecuteToolOptions } from './execute-tool.js';
 export { formatExecuteModelView } from './exec-result.js';
 export type { ExecuteModelView, ExecuteOutput } from './exec-result.js';
-export { assessCommandImpact, DEFAULT_COMMAND_IMPACT_RULES } from './command-impact.js';
+export { assessCommandImpact } from './command-impact.js';
+export { DEFAULT_COMMAND_IMPACT_RULES } from './command-impact-rules.js';
 export type { AssessCommandImpactOptions, CommandImpactContext, CommandImpactRule } from './command-impact.js';
 export { classifyCommand } from './classify-command.js';
 export type { AllowRule, ClassifyCommandOptions, CommandClassification, CommandFinding } from './classify-command.js';
