@@ -24,7 +24,7 @@ export type { McpExcludedTool } from './mcp/read-tool-list.js';
 export { createMcpToolDefinition, mcpResultToModelOutput, normalizeMcpInputSchema } from './mcp/mcp-tool.js';
 export type { McpCallResult, McpContentBlock, McpToolCaller, McpToolInfo } from './mcp/mcp-tool.js';
 export { McpServerConnection } from './mcp/mcp-connection.js';
-export type { McpConnectionSettings, McpReconnectOptions, McpServerEvent, McpServerStatus } from './mcp/mcp-connection.js';
+export type { McpConnectionSettings, McpReconnectOptions, McpServerEvent, McpServerStatus } from './mcp/mcp-connection-types.js';
 export { connectMcpServers, mcpConfigKey } from './mcp/mcp-manager.js';
 export type { ConnectMcpServersOptions, McpManager, McpServerState } from './mcp/mcp-manager.js';
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { parseMcpConfig } from '../mcp/config.js';
 import { connectMcpServers } from '../mcp/mcp-manager.js';
 import type { ConnectMcpServersOptions, McpManager } from '../mcp/mcp-manager.js';
-import type { McpServerEvent } from '../mcp/mcp-connection.js';
+import type { McpServerEvent } from '../mcp/mcp-connection-types.js';
 
 export const TEST_SERVER = fileURLToPath(new URL('./test-server.mjs', import.meta.url));
 export const HTTP_SERVER_MODULE = new URL('./http-server.mjs', import.meta.url).href;

@@ -1,11 +1,18 @@
+/**
+ * One MCP server connection: start-up under a timeout, the tool list, `list_changed`, calls, and
+ * reconnection with backoff. Failures are described in `mcp-failures.ts`, paging in
+ * `list-all-tools.ts`.
+ */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '@aibuddy/registry';
-import { z } from 'zod';
 import { McpServerStartError } from '../errors.js';
 import type { McpServerConfig } from './config.js';
+import { listAllTools } from './list-all-tools.js';
+import type { McpConnectionSettings, McpServerStatus } from './mcp-connection-types.js';
+import { callError, callFailureMessage, isTransportFailure, startError, StartTimeout, transportFailure } from './mcp-failures.js';
 import { ProcessGroupStdioTransport } from './process-group-transport.js';
 import type { McpCallResult, McpToolInfo } from './mcp-tool.js';
 import { StderrTail } from './stderr-tail.js';
@@ -13,70 +20,6 @@ import { readToolList } from './read-tool-list.js';
 import type { McpExcludedTool } from './read-tool-list.js';
 
 export type { McpExcludedTool } from './read-tool-list.js';
-
-/** The state of one MCP server. */
-export type McpServerStatus = 'starting' | 'ready' | 'reconnecting' | 'failed' | 'closed' | 'disabled';
-
-/** Something that happened to an MCP server (for logs, UIs and tests). */
-export type McpServerEvent =
-  | { type: 'server-ready'; server: string; toolCount: number; reconnected: boolean }
-  | { type: 'server-failed'; server: string; error: ToolError }
-  | { type: 'server-disconnected'; server: string; reason: string; stderrTail: string }
-  | { type: 'server-reconnect-scheduled'; server: string; attempt: number; delayMs: number }
-  | { type: 'tools-changed'; server: string; toolCount: number }
-  | { type: 'warning'; server: string; message: string };
-
-/** Reconnection after a server dies mid-run: exponential backoff. */
-export interface McpReconnectOptions {
-  /** Delay before the first attempt (default 500 ms). */
-  initialDelayMs?: number;
-  /** Upper bound of the delay (default 30 s). */
-  maxDelayMs?: number;
-  /** Attempts before the server is given up as failed (default 8). */
-  maxAttempts?: number;
-}
-
-/** Timing and identity of a connection. Every time constant is injectable so tests stay fast. */
-export interface McpConnectionSettings {
-  /** Start-up timeout (handshake plus the first `tools/list`), unless the server entry sets one. */
-  startupTimeoutMs: number;
-  /** How long one `tools/call` may take; progress notifications reset it. */
-  callTimeoutMs: number;
-  /** Backoff after a crash, or `false` to never reconnect. */
-  reconnect: Required<McpReconnectOptions> | false;
-  /** On shutdown, how long a stdio server may take to exit after stdin closes before SIGTERM. */
-  shutdownGraceMs: number;
-  /** The client identity sent in `initialize`. */
-  clientInfo: { name: string; version: string };
-  /** Receives server events. */
-  onEvent?: (event: McpServerEvent) => void;
-  /** Receives each stderr chunk of stdio servers (they are captured for reports either way). */
-  onStderr?: (server: string, chunk: string) => void;
-}
-
-// The SDK's own schema rejects the whole page when one tool is malformed; we keep the good ones.
-const LaxListToolsResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
-const MAX_PAGES = 1_000;
-
-class StartTimeout extends Error {}
-
-/** The real cause when our transport ended the connection (a message over the size limit). */
-function transportFailure(transport: Transport | undefined): Error | undefined {
-  return transport instanceof ProcessGroupStdioTransport ? transport.failure : undefined;
-}
-
-function isTransportFailure(error: unknown): boolean {
-  if (error instanceof McpError) return error.code === ErrorCode.ConnectionClosed;
-  if (!(error instanceof Error)) return false;
-  const code = (error as { code?: unknown; cause?: { code?: unknown } }).cause?.code ?? (error as { code?: unknown }).code;
-  return (
-    error.name === 'TypeError' ||
-    code === 'ECONNREFUSED' ||
-    code === 'ECONNRESET' ||
-    code === 'EPIPE' ||
-    /not connected|fetch failed|socket hang up/i.test(error.message)
-  );
-}
 
 /**
  * One MCP server: starts it under a timeout, lists its tools (all pages), follows
@@ -221,45 +164,11 @@ export class McpServerConnection {
   }
 
   private startError(error: unknown, timeoutMs: number): McpServerStartError {
-    const stderrTail = this.stderr.tail();
-    if (error instanceof StartTimeout) {
-      return new McpServerStartError(this.name, `no answer within ${timeoutMs} ms (start-up timeout).`, {
-        stderrTail,
-        timedOut: true,
-        hint: 'Check that the command starts an MCP server on stdio (or the URL is an MCP endpoint), or raise "startupTimeoutMs" for slow servers.',
-      });
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    const code = (error as { code?: unknown }).code;
-    const hint =
-      code === 'ENOENT'
-        ? `The command "${this.config.type === 'stdio' ? this.config.command : ''}" was not found; install it or use a full path.`
-        : this.config.type === 'http'
-          ? 'Check that the server is running and the URL points to its MCP endpoint.'
-          : 'See the stderr lines above; fix the server or its arguments.';
-    return new McpServerStartError(this.name, message, { stderrTail, cause: error, hint });
+    return startError(error, { server: this.name, config: this.config, timeoutMs, stderrTail: this.stderr.tail() });
   }
 
   private async listAll(client: Client, timeoutMs: number): Promise<McpToolInfo[]> {
-    const raw: unknown[] = [];
-    const seenCursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await client.request(
-        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-        LaxListToolsResult,
-        { timeout: timeoutMs },
-      );
-      raw.push(...result.tools);
-      cursor = result.nextCursor;
-      if (cursor === undefined || cursor === '') break;
-      if (seenCursors.has(cursor)) {
-        this.warn(`tools/list returned the cursor "${cursor}" twice; stopped paging.`);
-        break;
-      }
-      seenCursors.add(cursor);
-    }
-    return this.toInfos(raw);
+    return this.toInfos(await listAllTools(client, timeoutMs, (message) => this.warn(message)));
   }
 
   private warn(message: string): void {
@@ -372,43 +281,16 @@ export class McpServerConnection {
   }
 
   private callError(info: McpToolInfo, error: unknown, transport?: Transport): ToolError {
-    const failure = transportFailure(transport);
-    const message = failure ? failure.message : error instanceof Error ? error.message : String(error);
-    const base = { toolName: info.name, cause: error, details: { server: this.name, tool: info.originalName } };
-    if (isTransportFailure(error)) {
-      // HTTP has no process to watch: a failed request is how we learn that the server is gone.
-      if (this.config.type === 'http') this.handleDisconnect(`a request failed (${message})`);
-      const tail = this.stderr.tail();
-      return new ToolError(
-        `MCP server "${this.name}" disconnected during the call (${message}).${tail ? `\n--- stderr (last lines) ---\n${tail}` : ''}`,
-        {
-          ...base,
-          stage: 'execution',
-          sideEffectsPossible: true,
-          hint: 'The call may or may not have taken effect. The server is reconnecting; its tools are unavailable until it is back.',
-        },
-      );
-    }
-    if (error instanceof McpError) {
-      if (error.code === ErrorCode.RequestTimeout) {
-        return new ToolError(`MCP server "${this.name}" did not answer within ${this.settings.callTimeoutMs} ms.`, {
-          ...base,
-          stage: 'execution',
-          sideEffectsPossible: true,
-        });
-      }
-      if (error.code === ErrorCode.InvalidParams) {
-        return new ToolError(`the server rejected the arguments: ${message}`, {
-          ...base,
-          stage: 'parameters',
-          hint: "Fix the input to match the tool's schema and call again.",
-        });
-      }
-      if (error.code === ErrorCode.MethodNotFound) {
-        return new ToolError(`the server does not know this tool: ${message}`, { ...base, stage: 'discovery', retryable: false });
-      }
-    }
-    return new ToolError(`MCP call failed: ${message}`, { ...base, stage: 'execution', sideEffectsPossible: true });
+    // HTTP has no process to watch: a failed request is how we learn that the server is gone.
+    if (isTransportFailure(error) && this.config.type === 'http')
+      this.handleDisconnect(`a request failed (${callFailureMessage(error, transport)})`);
+    return callError(error, {
+      server: this.name,
+      info,
+      transport,
+      stderrTail: this.stderr.tail(),
+      callTimeoutMs: this.settings.callTimeoutMs,
+    });
   }
 
   private async dispose(client: Client, transport: Transport, force: boolean): Promise<void> {

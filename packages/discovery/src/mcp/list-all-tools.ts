@@ -1,0 +1,33 @@
+/**
+ * Reads a server's whole tool list: every page of `tools/list`, tolerating malformed entries
+ * (they are sorted out later by `readToolList`) and a server that repeats a cursor.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { z } from 'zod';
+
+// The SDK's own schema rejects the whole page when one tool is malformed; we keep the good ones.
+const LaxListToolsResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
+const MAX_PAGES = 1_000;
+
+/** The raw tool entries of every page; `warn` hears of a repeated cursor (paging then stops). */
+export async function listAllTools(client: Client, timeoutMs: number, warn: (message: string) => void): Promise<unknown[]> {
+  const raw: unknown[] = [];
+  const seenCursors = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await client.request(
+      { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+      LaxListToolsResult,
+      { timeout: timeoutMs },
+    );
+    raw.push(...result.tools);
+    cursor = result.nextCursor;
+    if (cursor === undefined || cursor === '') break;
+    if (seenCursors.has(cursor)) {
+      warn(`tools/list returned the cursor "${cursor}" twice; stopped paging.`);
+      break;
+    }
+    seenCursors.add(cursor);
+  }
+  return raw;
+}
