@@ -2,7 +2,7 @@ import type { ModelMessage } from 'ai';
 import { ToolError } from '@aibuddy/registry';
 import type { ImpactAssessment } from '@aibuddy/registry';
 import type { ApprovalLedger } from './approval-ledger.js';
-import type { AuthorizationDecision, AuthorizationRequest } from './create-ai-tools.js';
+import type { AuthorizationDecision, AuthorizationRequest } from './ai-tools-types.js';
 import type { RuntimeEvent } from './events.js';
 import { inputDigest } from './input-digest.js';
 import { findSdkApproval } from './sdk-approval.js';

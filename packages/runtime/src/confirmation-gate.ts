@@ -1,6 +1,6 @@
 import { createApprovalLedger } from './approval-ledger.js';
 import type { ApprovalLedger } from './approval-ledger.js';
-import type { AuthorizationDecision, AuthorizationRequest } from './create-ai-tools.js';
+import type { AuthorizationDecision, AuthorizationRequest } from './ai-tools-types.js';
 
 const gateErrorMarker = Symbol.for('aibuddy.runtime.ConfirmationGateError');
 

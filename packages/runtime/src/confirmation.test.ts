@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { lastToolResult, scriptedModel } from '@aibuddy/test-utils';
 import { createAiTools } from './create-ai-tools.js';
-import type { AuthorizationDecision, AuthorizationRequest } from './create-ai-tools.js';
+import type { AuthorizationDecision, AuthorizationRequest } from './ai-tools-types.js';
 import { createConfirmationGate } from './confirmation-gate.js';
 import type { RuntimeEvent } from './events.js';
 import { inputDigest } from './input-digest.js';

@@ -10,7 +10,7 @@ export type {
   CreateAiToolsOptions,
   RuntimeHooks,
   ToolExecutionEndInfo,
-} from './create-ai-tools.js';
+} from './ai-tools-types.js';
 export type {
   ConfirmDecisionEvent,
   ConfirmRequestEvent,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { assertConsistent, resolveToolSet, TOOL_CONFIG_METAS, TOOL_NAME_MAP } from '@aibuddy/registry';
 import { lastToolResult, scriptedModel } from '@aibuddy/test-utils';
 import { createAiTools } from './create-ai-tools.js';
-import type { AuthorizationRequest } from './create-ai-tools.js';
+import type { AuthorizationRequest } from './ai-tools-types.js';
 import { createConfirmationGate } from './confirmation-gate.js';
 import type { UserQuestion } from './confirmation-gate.js';
 import type { RuntimeEvent } from './events.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool, ToolError } from '@aibuddy/registry';
 import type { AnyToolDefinition, ServerToolConfig } from '@aibuddy/registry';
-import type { AuthorizationDecision } from './create-ai-tools.js';
+import type { AuthorizationDecision } from './ai-tools-types.js';
 import type { InteractionService, UserAnswer } from './confirmation-gate.js';
 import { inputDigest } from './input-digest.js';
 
