@@ -5,8 +5,12 @@ export type { FilesystemClientView, FilesystemToolConfigOptions } from './filesy
 export { DEFAULT_FILESYSTEM_LIMITS } from './limits.js';
 export type { FilesystemLimits } from './limits.js';
 export { compactFilesystemResult } from './compact.js';
-export { adaptIndentation, matchEdit, similarity } from './tolerant-match.js';
-export type { Candidate, IndentAdaptation, MatchOutcome, MatchRange } from './tolerant-match.js';
+export { adaptIndentation } from './adapt-indentation.js';
+export type { IndentAdaptation } from './adapt-indentation.js';
+export { similarity } from './closest-candidates.js';
+export type { Candidate } from './closest-candidates.js';
+export { matchEdit } from './tolerant-match.js';
+export type { MatchOutcome, MatchRange } from './tolerant-match.js';
 export { createReadTracker, staleReason } from './read-tracker.js';
 export type { FileSnapshot, ReadTracker } from './read-tracker.js';
 export { toFsToolError } from './errors.js';

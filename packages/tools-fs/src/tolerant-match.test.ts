@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { adaptIndentation, matchEdit, similarity } from './tolerant-match.js';
+import { adaptIndentation } from './adapt-indentation.js';
+import { similarity } from './closest-candidates.js';
+import { matchEdit } from './tolerant-match.js';
 
 describe('matchEdit', () => {
   it('prefers an exact match and reports no tolerance', () => {
