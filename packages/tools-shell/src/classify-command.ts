@@ -10,7 +10,7 @@ import { checkAssignments, checkRedirections } from './classify-side-effects.js'
 import { analyzeWrapper } from './classify-wrappers.js';
 import { basename } from './effective-argv.js';
 import { HARMLESS_PROGRAMS, isVersionQuery } from './harmless-programs.js';
-import type { Verdict } from './harmless-programs.js';
+import type { Verdict } from './program-checks.js';
 import { parseShellScript } from './parse-shell.js';
 import type { ShellCommand, ShellWord } from './shell-syntax.js';
 import { normalizeWorkspacePath, protectedReason, writeTargetProblem } from './workspace-path.js';

@@ -21,7 +21,7 @@ export type { AllowRule, ClassifyCommandOptions, CommandClassification, CommandF
 export { CommandPolicyError, createCommandPolicy, DEVELOPMENT_ALLOW_RULES, parseAllowRule } from './command-policy.js';
 export type { CommandPolicy, CommandPolicyOptions } from './command-policy.js';
 export { HARMLESS_PROGRAMS } from './harmless-programs.js';
-export type { ProgramCheck, ProgramChecker, Verdict } from './harmless-programs.js';
+export type { ProgramCheck, ProgramChecker, Verdict } from './program-checks.js';
 export { createLinkResolver } from './link-resolver.js';
 export { basename, effectiveArgv } from './effective-argv.js';
 export { parseShellCommand, parseShellScript } from './parse-shell.js';
