@@ -16,6 +16,20 @@ export interface ShellReadContext {
 const NAME = /(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/y;
 
 /**
+ * Reads a backtick substitution opening at `i`: records its command in `subs` and returns the index
+ * after it, or undefined (and a problem) when it is not closed.
+ */
+export function readBacktick(ctx: ShellReadContext, i: number, subs: string[]): number | undefined {
+  const end = skipEscapedTo(ctx.input, i + 1, '`');
+  if (end === undefined) {
+    ctx.problem('an unterminated `…` command substitution');
+    return undefined;
+  }
+  subs.push(backtickBody(ctx.input, i, end));
+  return end;
+}
+
+/**
  * Reads `$…` at `i` (the `$` itself). Returns the text, the index after it, and substitutions.
  */
 export function readDollar(ctx: ShellReadContext, i: number, subs: string[]): { text: string; end: number; expansion: boolean } {
@@ -95,12 +109,8 @@ export function readDoubleQuoted(
       continue;
     }
     if (c === '`') {
-      const end = skipEscapedTo(input, i + 1, '`');
-      if (end === undefined) {
-        ctx.problem('an unterminated `…` command substitution');
-        return { text, end: input.length, expansion: true, closed: false };
-      }
-      subs.push(backtickBody(input, i, end));
+      const end = readBacktick(ctx, i, subs);
+      if (end === undefined) return { text, end: input.length, expansion: true, closed: false };
       text += input.slice(i, end);
       expansion = true;
       i = end;

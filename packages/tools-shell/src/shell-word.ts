@@ -3,9 +3,9 @@
  * is known before the shell runs (`literal`, `path-like` or `dynamic`), which is what decides
  * whether a word could turn out to be an option.
  */
-import { readDollar, readDoubleQuoted } from './shell-expansion.js';
+import { readBacktick, readDollar, readDoubleQuoted } from './shell-expansion.js';
 import type { ShellReadContext } from './shell-expansion.js';
-import { backtickBody, parenBody, skipDouble, skipEscapedTo } from './shell-scan.js';
+import { parenBody, skipDouble, skipEscapedTo } from './shell-scan.js';
 import type { ShellWordKind } from './shell-syntax.js';
 import type { WordToken } from './shell-token.js';
 
@@ -115,13 +115,11 @@ export function readWord(ctx: WordReadContext, start: number): { token: WordToke
       continue;
     }
     if (c === '`') {
-      const end = skipEscapedTo(input, i + 1, '`');
+      const end = readBacktick(ctx, i, subs);
       if (end === undefined) {
-        ctx.problem('an unterminated `…` command substitution');
         i = input.length;
         break;
       }
-      subs.push(backtickBody(input, i, end));
       addDynamic(input.slice(i, end), true);
       i = end;
       continue;
