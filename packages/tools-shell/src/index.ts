@@ -21,7 +21,7 @@ export { CommandPolicyError, createCommandPolicy, DEVELOPMENT_ALLOW_RULES, parse
 export type { CommandPolicy, CommandPolicyOptions } from './command-policy.js';
 export { HARMLESS_PROGRAMS } from './harmless-programs.js';
 export type { ProgramCheck, ProgramChecker, Verdict } from './harmless-programs.js';
-export { createLinkResolver } from './link-resolver.js';
+export { createLinkResolver } from '@aibuddy/sandbox';
 export { basename, effectiveArgv, parseShellCommand, parseShellScript } from './parse-shell.js';
 export type { ShellCommand, ShellRedirection, ShellScript, ShellWord, ShellWordKind } from './parse-shell.js';
 export { OUTPUT_COALESCE_CHARS, OUTPUT_COALESCE_MS, OutputCoalescer } from './output-coalescer.js';

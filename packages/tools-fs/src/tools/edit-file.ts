@@ -8,7 +8,7 @@ import { snapshotOf, WHOLE_FILE_LINES } from '../fs-context.js';
 import type { FsRunContext } from '../fs-context.js';
 import { formatBytes, shortHash } from '../format.js';
 import { staleReason } from '../read-tracker.js';
-import { sensitivePathImpact } from '../sensitive-paths.js';
+import { runPathImpact } from '../sensitive-paths.js';
 import { clip, fullTextOf, lineAt, normalizeLineEndings, numberLines, sha256, withLineEnding } from '../text.js';
 import { matchEdit } from '../tolerant-match.js';
 import type { Candidate, MatchRange } from '../tolerant-match.js';
@@ -156,12 +156,7 @@ export function createEditFileTool(run: FsRunContext): ToolDefinition<EditFileIn
       new_text: z.string().describe('The replacement text.'),
       replace_all: z.boolean().optional().describe('Replace every occurrence of old_text (default false: it must be unique).'),
     }),
-    impact: (input: EditFileInput) =>
-      sensitivePathImpact(input.path, 'Editing', {
-        type: run.sandbox.type,
-        root: run.sandbox.root,
-        protectedPaths: run.protectedPaths,
-      }),
+    impact: (input: EditFileInput) => runPathImpact(run, input.path, 'Editing'),
     execute: (input: EditFileInput, { signal }) =>
       run.lock.run(input.path, async () => {
         const replaceAll = input.replace_all === true;
