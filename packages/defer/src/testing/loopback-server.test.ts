@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { startLoopbackServer, writeJson } from './loopback-server.js';
-import type { LoopbackServer } from './loopback-server.js';
+import { startLoopbackServer, writeJson } from '@aibuddy/test-utils/loopback-server';
+import type { LoopbackServer } from '@aibuddy/test-utils/loopback-server';
 
 const servers: LoopbackServer[] = [];
 afterEach(async () => {
