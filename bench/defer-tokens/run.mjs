@@ -16,12 +16,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { aggregate, evaluate, findDataRoot, repoRoot } from '../tool-search/lib.mjs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-// The metrics and the data location are the tool_search bench's own, so both report the same figures.
-const dataRoot = findDataRoot();
+const here = dirname(fileURLToPath(import.meta.url));
+const repoRoot = resolve(here, '../..');
+const dataRoot = resolve(process.env.AIBUDDY_BENCH_DATA ?? resolve(repoRoot, '../shared/bench-data'));
 const asJson = process.argv.includes('--json');
 
 const deferPkg = join(repoRoot, 'packages/defer');
@@ -55,7 +55,6 @@ const { startOpenAIWireServer, functionCallItem, messageItem, toolSearchCallItem
   need(join(deferPkg, 'dist/testing/openai-wire-server.js'))
 );
 const discovery = await import(need(join(repoRoot, 'packages/discovery/dist/index.js')));
-const runtime = await import(need(join(repoRoot, 'packages/runtime/dist/index.js')));
 
 const enc = get_encoding('o200k_base');
 const tokens = (value) => enc.encode(JSON.stringify(value)).length;
@@ -130,7 +129,6 @@ function buildCatalog() {
   const tools = {};
   const gateInput = [];
   const calls = [];
-  const searchable = [];
   for (const [name, description, properties, required] of CORE) {
     tools[name] = tool({
       description,
@@ -146,11 +144,9 @@ function buildCatalog() {
         ? discovery.namespaceToolName(server, t.name)
         : `${server}__${t.name}`.slice(0, 64);
       names.push(name);
-      const inputSchema = t.inputSchema?.type === 'object' ? t.inputSchema : { type: 'object', properties: {} };
-      searchable.push({ name, description: t.description, inputSchema, server });
       tools[name] = tool({
         description: t.description,
-        inputSchema: jsonSchema(inputSchema),
+        inputSchema: jsonSchema(t.inputSchema?.type === 'object' ? t.inputSchema : { type: 'object', properties: {} }),
         execute: async (input) => {
           calls.push({ name, input });
           return { ok: true };
@@ -159,9 +155,7 @@ function buildCatalog() {
     }
     gateInput.push({ server, toolNames: names });
   }
-  const decision = discovery.decideDeferral(gateInput);
-  const deferred = new Set(decision.deferred.map((d) => d.name));
-  return { tools, decision, calls, picked, catalog: discovery.staticCatalog(searchable.filter((t) => deferred.has(t.name))) };
+  return { tools, decision: discovery.decideDeferral(gateInput), calls, picked };
 }
 
 // ---------------------------------------------------------------- token accounting
@@ -211,37 +205,22 @@ function openaiCounts(body, loaded = []) {
 const anthropicModel = 'claude-sonnet-4-5';
 const openaiModel = 'gpt-5.4';
 
-/** The call settings of a run: the catalogue as it is, or as defer presents it (`options`: model, override, ...). */
-function presentation(cat, withDeferral, options) {
-  if (!withDeferral) return { settings: { tools: cat.tools }, path: 'none' };
-  // discovery's tool_search, presented for the path defer will take, through the runtime: as a host wires it.
-  const chosen = defer.chooseDeferPath({ ...options.model, override: options.override ?? 'auto' }).path;
-  const config = discovery.createToolSearchConfig({ catalog: cat.catalog, presentation: defer.toolSearchPresentation(chosen) });
-  const search = config
-    .create({ services: {}, task: {} })
-    .map((definition) => ({ configKey: config.key, core: true, definition }));
-  const tools = { ...cat.tools, ...runtime.createAiTools(search, { heartbeatIntervalMs: 0 }) };
-  const d = defer.createDeferredTools({ tools, decision: cat.decision, ...options });
-  return { settings: d.callSettings, path: d.path };
-}
-
-/** Runs the scripted agent loop against a loopback server, then closes the server. */
-async function drive(server, model, settings) {
-  try {
-    await generateText({ model, prompt: 'go', stopWhen: stepCountIs(5), ...settings });
-  } finally {
-    await server.close();
-  }
-}
-
 async function runAnthropic(label, { deferred: withDeferral, search, override, modelId = anthropicModel }) {
   const cat = buildCatalog();
   const target = Object.keys(cat.tools).find((n) => n.startsWith('server3__'));
-  const { settings, path } = presentation(cat, withDeferral, {
-    model: { provider: 'anthropic', modelId },
-    override,
-    anthropicToolSearch: search,
-  });
+  let settings;
+  let path = 'none';
+  if (withDeferral) {
+    const d = defer.createDeferredTools({
+      tools: cat.tools,
+      decision: cat.decision,
+      model: { provider: 'anthropic', modelId },
+      override,
+      anthropicToolSearch: search,
+    });
+    settings = d.callSettings;
+    path = d.path;
+  } else settings = { tools: cat.tools };
   const script = (body, index) => {
     if (index === 0) {
       if (!withDeferral) return { content: [{ type: 'tool_use', id: 'toolu_1', name: target, input: {} }] };
@@ -270,7 +249,16 @@ async function runAnthropic(label, { deferred: withDeferral, search, override, m
     return { content: [{ type: 'text', text: 'done' }] };
   };
   const server = await startAnthropicWireServer(script);
-  await drive(server, createAnthropic({ baseURL: server.baseURL, apiKey: 'bench' })(modelId), settings);
+  try {
+    await generateText({
+      model: createAnthropic({ baseURL: server.baseURL, apiKey: 'bench' })(modelId),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+      ...settings,
+    });
+  } finally {
+    await server.close();
+  }
   const bodies = server.bodies();
   const first = anthropicCounts(bodies[0]);
   // After one search: the referenced definitions are loaded (native) or offered (activeTools).
@@ -322,11 +310,28 @@ async function runOpenAI(label, { deferred: withDeferral, override, baseURLThird
       return { output: [messageItem('msg', 'done')] };
     },
   });
-  const { settings, path } = presentation(cat, withDeferral, {
-    model: { provider: 'openai', modelId: openaiModel, ...(baseURLThirdParty ? { baseURL: server.baseURL } : {}) },
-    override,
-  });
-  await drive(server, createOpenAI({ baseURL: server.baseURL, apiKey: 'bench' }).responses(openaiModel), settings);
+  let settings;
+  let path = 'none';
+  if (withDeferral) {
+    const d = defer.createDeferredTools({
+      tools: cat.tools,
+      decision: cat.decision,
+      model: { provider: 'openai', modelId: openaiModel, ...(baseURLThirdParty ? { baseURL: server.baseURL } : {}) },
+      override,
+    });
+    settings = d.callSettings;
+    path = d.path;
+  } else settings = { tools: cat.tools };
+  try {
+    await generateText({
+      model: createOpenAI({ baseURL: server.baseURL, apiKey: 'bench' }).responses(openaiModel),
+      prompt: 'go',
+      stopWhen: stepCountIs(5),
+      ...settings,
+    });
+  } finally {
+    await server.close();
+  }
   const bodies = server.responsesBodies();
   const first = openaiCounts(bodies[0]);
   let after;
@@ -368,6 +373,28 @@ const runs = [
 
 // ---------------------------------------------------------------- search choice (Anthropic native)
 const KMAX = 10;
+function evaluate(q, ranked) {
+  const slots = (q.gold_any ?? q.gold.map((g) => [g])).map((alts) => new Set(alts));
+  const at = new Array(slots.length).fill(Infinity);
+  let dcg = 0;
+  ranked.forEach((name, r) => {
+    for (let s = 0; s < slots.length; s++) {
+      if (at[s] === Infinity && slots[s].has(name)) {
+        at[s] = r;
+        if (r < 5) dcg += 1 / Math.log2(r + 2);
+        break;
+      }
+    }
+  });
+  let idcg = 0;
+  for (let r = 0; r < Math.min(5, slots.length); r++) idcg += 1 / Math.log2(r + 2);
+  return {
+    'Recall@1': at.filter((r) => r < 1).length / slots.length,
+    'Recall@5': at.filter((r) => r < 5).length / slots.length,
+    'NDCG@5': dcg / idcg,
+    'Hit@1': ranked.length && slots.some((s) => s.has(ranked[0])) ? 1 : 0,
+  };
+}
 const searchRows = [];
 for (const set of readdirSync(dataRoot)
   .filter((d) => existsSync(join(dataRoot, d, 'catalog.json')))
@@ -382,13 +409,15 @@ for (const set of readdirSync(dataRoot)
   const catalog = JSON.parse(readFileSync(join(dir, 'catalog.json'), 'utf8'));
   const queries = JSON.parse(readFileSync(join(dir, 'queries.json'), 'utf8'));
   const index = discovery.createToolIndex(catalog);
-  const per = queries.map((q) =>
-    evaluate(
+  const sums = {};
+  for (const q of queries) {
+    const m = evaluate(
       q,
       index.search(q.query, { limit: KMAX }).map((h) => h.name),
-    ),
-  );
-  const ours = aggregate(queries, per).all;
+    );
+    for (const [k, v] of Object.entries(m)) sums[k] = (sums[k] ?? 0) + v;
+  }
+  const ours = Object.fromEntries(Object.entries(sums).map(([k, v]) => [k, v / queries.length]));
   searchRows.push({ set, tools: catalog.length, queries: queries.length, bm25: baseline.metrics, ours });
 }
 
