@@ -1,7 +1,7 @@
 import { defineTool, ToolError } from '@aibuddy/registry';
 import type { ToolDefinition } from '@aibuddy/registry';
 import type { ReadFileResult } from '@aibuddy/sandbox';
-import { SandboxTooLargeError } from '@aibuddy/sandbox';
+import { occurrences, SandboxTooLargeError } from '@aibuddy/sandbox';
 import { z } from 'zod';
 import { toFsToolError } from '../errors.js';
 import { snapshotOf, WHOLE_FILE_LINES } from '../fs-context.js';
@@ -89,12 +89,6 @@ function splice(text: string, ranges: MatchRange[], replacement: string): { text
     last = range.end;
   }
   return { text: out + text.slice(last), starts };
-}
-
-function occurrences(haystack: string, needle: string): number {
-  let n = 0;
-  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) n += 1;
-  return n;
 }
 
 /** Shows the edited regions of the new text, numbered, with context, within a line budget. */
@@ -312,7 +306,7 @@ export function createEditFileTool(run: FsRunContext): ToolDefinition<EditFileIn
           } else {
             const range = outcome.ranges[0]!;
             const region = full.text.slice(range.start, range.end);
-            if (occurrences(full.text, region) === 1) {
+            if (occurrences(full.text, region).length === 1) {
               await run.sandbox.editFile(path, { oldText: region, newText: outcome.newText }, { signal });
             } else {
               // The region's exact text also occurs elsewhere: write the whole new text instead,
