@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fixtureTools } from './catalog.mjs';
+import { fixtureTools } from '../../tooling/test-utils/tool-catalog.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const count = Number(args.tools ?? 100);

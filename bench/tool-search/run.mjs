@@ -34,6 +34,13 @@ const KMAX = 10;
 const SCALE_TOOLS = 10_000;
 const METRICS = ['Recall@1', 'Recall@5', 'NDCG@5', 'Hit@1'];
 
+/** A row's quality (overall and per group) and latency percentiles; sorts `lat` in place. */
+function qualityAndLatency(queries, per, lat) {
+  lat.sort((a, b) => a - b);
+  const agg = aggregate(queries, per);
+  return { metrics: agg.all, groups: agg.groups, p50: pct(lat, 0.5), p95: pct(lat, 0.95) };
+}
+
 function runEngine(engine, catalog, queries) {
   const t0 = performance.now();
   const index = engine.createToolIndex(catalog, { tuning });
@@ -61,17 +68,8 @@ function runEngine(engine, catalog, queries) {
       best[i] = Math.min(best[i], performance.now() - s);
     });
   }
-  lat.sort((a, b) => a - b);
   best.sort((a, b) => a - b);
-  const agg = aggregate(queries, per);
-  return {
-    metrics: agg.all,
-    groups: agg.groups,
-    p50: pct(lat, 0.5),
-    p95: pct(lat, 0.95),
-    buildMs,
-    minOf4: { p50: pct(best, 0.5), p95: pct(best, 0.95) },
-  };
+  return { ...qualityAndLatency(queries, per, lat), buildMs, minOf4: { p50: pct(best, 0.5), p95: pct(best, 0.95) } };
 }
 
 function runBaseline(dir) {
@@ -190,16 +188,7 @@ async function runFusion(engine, catalog, queries, model, cacheDir) {
       ),
     );
   }
-  lat.sort((a, b) => a - b);
-  const agg = aggregate(queries, per);
-  return {
-    metrics: agg.all,
-    groups: agg.groups,
-    p50: pct(lat, 0.5),
-    p95: pct(lat, 0.95),
-    buildMs: readyMs,
-    warnings: warnings.length,
-  };
+  return { ...qualityAndLatency(queries, per, lat), buildMs: readyMs, warnings: warnings.length };
 }
 
 // ---- printing ----

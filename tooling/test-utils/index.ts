@@ -99,3 +99,14 @@ export function lastToolResult(model: { calls: V3CallOptions[] }, toolCallId: st
   const prompt = model.calls.at(-1)?.prompt ?? [];
   return toolResultsIn(prompt).find((r) => r.toolCallId === toolCallId);
 }
+
+/**
+ * What the model was told about `toolCallId` in its last prompt, as JSON text (a denied call has
+ * no `value`, only a reason). Throws when the prompt holds no result for it, so a missing result
+ * fails the test instead of matching nothing.
+ */
+export function lastToolResultText(model: { calls: V3CallOptions[] }, toolCallId: string): string {
+  const result = lastToolResult(model, toolCallId);
+  if (!result) throw new Error(`no tool result for ${toolCallId} in the last prompt`);
+  return JSON.stringify(result.output);
+}

@@ -16,14 +16,14 @@ export interface SystemTool {
 const cache = new Map<string, SystemTool>();
 
 /**
- * Looks for `bwrap` or `rg` on PATH (by running `<name> --version`). Throws in CI when it is
+ * Looks for `bwrap`, `rg` or `strace` on PATH (by running `<name> --version`). Throws in CI when it is
  * missing; elsewhere returns `skip: true` and warns with the reason.
  */
-export function systemTool(name: 'bwrap' | 'rg'): SystemTool {
+export function systemTool(name: 'bwrap' | 'rg' | 'strace'): SystemTool {
   const known = cache.get(name);
   if (known) return known;
   const available = spawnSync(name, ['--version'], { stdio: 'ignore' }).status === 0;
-  const pkg = name === 'bwrap' ? 'bubblewrap' : 'ripgrep';
+  const pkg = name === 'bwrap' ? 'bubblewrap' : name === 'rg' ? 'ripgrep' : 'strace';
   let result: SystemTool = { available, skip: false, reason: undefined };
   if (!available) {
     const reason = `${name} is not installed (apt-get install ${pkg}); the tests that need it are skipped`;

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MockLanguageModelV3 } from 'ai/test';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { defineTool } from '@aibuddy/registry';
 import type { CompactHook, ModelOutput } from '@aibuddy/registry';
 import type { RuntimeHooks } from '@aibuddy/runtime';
@@ -254,7 +254,8 @@ describe('stopping', () => {
     const summarising = tool({ compact: () => ({ strategy: 'summary' }) });
     const info = endInfo(textWithTokens(3_000), summarising, 'call_stop');
     compactor.hooks.onToolExecutionEnd(info);
-    await new Promise((r) => setTimeout(r, 50));
+    // Stop once the summary request is in flight (not after a guessed delay).
+    await vi.waitFor(() => expect(hanging.doGenerateCalls).toHaveLength(1));
     compactor.cancel(new Error('user pressed stop'));
     expect(await compactor.hooks.resolveModelOutput(info)).toBeUndefined();
     expect(sawAbort).toBe(true);

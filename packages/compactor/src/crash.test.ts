@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResultStore } from './result-store.js';
 import type { StoredResult } from './result-store.js';
+import { storedResult } from './__fixtures__/stored-result.js';
 
 // A real crash: a child process runs the store's own code (transpiled from these sources) and is
 // killed with SIGKILL while it writes a large record. Nothing torn may be visible afterwards.
@@ -37,20 +38,7 @@ afterAll(async () => {
 });
 
 function record(output: string): StoredResult {
-  return {
-    version: 1,
-    taskId: 'task-crash',
-    toolCallId: 'call_crash',
-    toolName: 'execute',
-    input: { command: 'cat big.log' },
-    output,
-    modelText: output,
-    strategy: 'trim',
-    originalTokens: 1,
-    compactedTokens: 1,
-    compacted: { type: 'text', value: 'x' },
-    createdAt: new Date(0).toISOString(),
-  };
+  return { ...storedResult('call_crash', 'task-crash', output), toolName: 'execute', input: { command: 'cat big.log' } };
 }
 
 describe('a crash between write and rename', () => {

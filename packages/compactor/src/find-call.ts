@@ -9,19 +9,11 @@ import { createTaskStore } from './task-store.js';
 import type { CallRecord, TaskStore } from './task-store.js';
 
 /** A saved call as a reader pages through it: compacted (with its model view) or recorded raw. */
-export interface SavedCall {
+export interface SavedCall extends Pick<StoredResult, 'toolCallId' | 'toolName' | 'input' | 'modelText'> {
   /** The task it belongs to (`null`: none). */
   taskId: string | null;
-  /** The call id. */
-  toolCallId: string;
-  /** The tool. */
-  toolName: string;
-  /** The raw input. */
-  input: unknown;
   /** The raw output (for a failed call: its error). */
   output: unknown;
-  /** The model view before compaction, when it differs from the output. */
-  modelText: string | null;
   /** Whether the call's result or input was compacted (then `record` is the compacted record). */
   compacted: boolean;
   /** The stored record it was read from. */
@@ -34,28 +26,17 @@ export interface SavedCallReader {
   read(taskId: string | undefined, toolCallId: string): Promise<SavedCall | undefined>;
 }
 
-function fromStored(record: StoredResult): SavedCall {
+/** A saved call from a compacted result (`compacted`) or a raw call record. */
+function savedCall(record: StoredResult | CallRecord): SavedCall {
+  const compacted = 'strategy' in record;
   return {
     taskId: record.taskId,
     toolCallId: record.toolCallId,
     toolName: record.toolName,
     input: record.input,
-    output: record.output,
-    modelText: record.modelText,
-    compacted: true,
-    record,
-  };
-}
-
-function fromCall(record: CallRecord): SavedCall {
-  return {
-    taskId: record.taskId,
-    toolCallId: record.toolCallId,
-    toolName: record.toolName,
-    input: record.input,
-    output: record.error !== undefined ? { error: record.error } : record.output,
-    modelText: null,
-    compacted: false,
+    output: !compacted && record.error !== undefined ? { error: record.error } : record.output,
+    modelText: compacted ? record.modelText : null,
+    compacted,
     record,
   };
 }
@@ -65,10 +46,10 @@ export function savedCallReader(results: ResultStore, tasks?: TaskStore): SavedC
   return {
     async read(taskId, toolCallId) {
       const stored = await results.read(taskId, toolCallId);
-      if (stored) return fromStored(stored);
+      if (stored) return savedCall(stored);
       if (!tasks || taskId === undefined) return undefined;
       const call = await tasks.readCall(taskId, toolCallId);
-      return call ? fromCall(call) : undefined;
+      return call ? savedCall(call) : undefined;
     },
   };
 }
@@ -104,7 +85,7 @@ export async function findSavedCall(options: {
       const text = await readFileNoFollow(path);
       if (text === undefined) continue;
       const record = parseStoredResult(text, path, options.toolCallId);
-      if (record.toolCallId === options.toolCallId) return fromStored(record);
+      if (record.toolCallId === options.toolCallId) return savedCall(record);
     }
   }
   return undefined;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createResultStore } from './result-store.js';
-import type { StoredResult } from './result-store.js';
+import { storedResult } from './__fixtures__/stored-result.js';
 
 // The data dir is reachable by the model's commands when the user puts it in the workspace: a
 // command can swap any folder of the store for a link to an outside folder. The store must
@@ -23,23 +23,6 @@ afterEach(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
-function record(toolCallId: string, taskId = 'task-1'): StoredResult {
-  return {
-    version: 1,
-    taskId,
-    toolCallId,
-    toolName: 'read_file',
-    input: { path: 'a.txt' },
-    output: `raw output of ${toolCallId}`,
-    modelText: null,
-    strategy: 'trim',
-    originalTokens: 3_000,
-    compactedTokens: 100,
-    compacted: { type: 'text', value: 'short' },
-    createdAt: new Date(0).toISOString(),
-  };
-}
-
 async function outsideFiles(): Promise<string[]> {
   return (await readdir(outside)).sort();
 }
@@ -49,7 +32,7 @@ describe('the result store never follows a symlink from the data dir down', () =
     const dataDir = join(work, 'data');
     await symlink(outside, dataDir);
     const store = createResultStore({ dataDir });
-    await expect(store.write(record('call_1'))).rejects.toThrow(/refusing to follow the symlink at .*data/);
+    await expect(store.write(storedResult('call_1'))).rejects.toThrow(/refusing to follow the symlink at .*data/);
     expect(await outsideFiles()).toEqual(['old.tmp', 'package.json', 'settings.json']);
   });
 
@@ -57,20 +40,20 @@ describe('the result store never follows a symlink from the data dir down', () =
     const dataDir = join(work, 'data');
     await mkdir(dataDir);
     await symlink(outside, join(dataDir, 'compacted_outputs'));
-    await expect(createResultStore({ dataDir }).write(record('call_1'))).rejects.toThrow(/symlink/);
+    await expect(createResultStore({ dataDir }).write(storedResult('call_1'))).rejects.toThrow(/symlink/);
 
     const second = join(work, 'data2');
     await mkdir(join(second, 'compacted_outputs'), { recursive: true });
     await symlink(outside, join(second, 'compacted_outputs', 'task-1'));
-    await expect(createResultStore({ dataDir: second }).write(record('call_1'))).rejects.toThrow(/symlink/);
+    await expect(createResultStore({ dataDir: second }).write(storedResult('call_1'))).rejects.toThrow(/symlink/);
     expect(await outsideFiles()).toEqual(['old.tmp', 'package.json', 'settings.json']);
   });
 
   it('refuses to read a record that is a link to an outside file', async () => {
     const dataDir = join(work, 'data');
     const store = createResultStore({ dataDir });
-    await store.write(record('call_1'));
-    await writeFile(join(outside, 'secret.json'), JSON.stringify(record('call_2')));
+    await store.write(storedResult('call_1'));
+    await writeFile(join(outside, 'secret.json'), JSON.stringify(storedResult('call_2')));
     await symlink(join(outside, 'secret.json'), join(dataDir, 'compacted_outputs', 'task-1', 'call_2.json'));
     await expect(store.read('task-1', 'call_2')).rejects.toThrow(/symlink/);
     expect((await store.read('task-1', 'call_1'))?.output).toBe('raw output of call_1');
@@ -79,7 +62,7 @@ describe('the result store never follows a symlink from the data dir down', () =
   it('prune() over a symlinked task folder deletes nothing outside its own tree', async () => {
     const dataDir = join(work, 'data');
     const store = createResultStore({ dataDir, staleTempMs: 0 });
-    await store.write(record('call_1'));
+    await store.write(storedResult('call_1'));
     await symlink(outside, join(dataDir, 'compacted_outputs', 'task-evil'));
     const report = await store.prune({ maxAgeMs: 0, maxBytes: 0 });
     // The store's own record goes; the linked folder's files stay, and so does the link target.
@@ -103,10 +86,10 @@ describe('stored records are versioned and validated on read', () => {
   it('refuses a record of another version or shape with the path and the fix', async () => {
     const dataDir = join(work, 'data');
     const store = createResultStore({ dataDir });
-    const path = await store.write(record('call_1'));
-    await writeFile(path, JSON.stringify({ ...record('call_1'), version: 2 }));
+    const path = await store.write(storedResult('call_1'));
+    await writeFile(path, JSON.stringify({ ...storedResult('call_1'), version: 2 }));
     await expect(store.read('task-1', 'call_1')).rejects.toThrow(/version 2; this build reads version 1.*Remove the file/);
-    await writeFile(path, JSON.stringify({ ...record('call_1'), originalTokens: 'many' }));
+    await writeFile(path, JSON.stringify({ ...storedResult('call_1'), originalTokens: 'many' }));
     await expect(store.read('task-1', 'call_1')).rejects.toThrow(/originalTokens/);
     await writeFile(path, '{"version":1,');
     await expect(store.read('task-1', 'call_1')).rejects.toThrow(/not valid JSON/);

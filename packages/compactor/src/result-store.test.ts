@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createResultStore } from './result-store.js';
-import type { StoredResult } from './result-store.js';
 import { safeName } from './safe-name.js';
+import { storedResult } from './__fixtures__/stored-result.js';
 
 let dataDir: string;
 beforeEach(async () => {
@@ -13,27 +13,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(dataDir, { recursive: true, force: true });
 });
-
-function record(
-  toolCallId: string,
-  taskId: string | null = 'task-1',
-  output: unknown = `raw output of ${toolCallId}`,
-): StoredResult {
-  return {
-    version: 1,
-    taskId,
-    toolCallId,
-    toolName: 'read_file',
-    input: { path: 'a.txt' },
-    output,
-    modelText: String(output),
-    strategy: 'trim',
-    originalTokens: 3_000,
-    compactedTokens: 100,
-    compacted: { type: 'text', value: 'short' },
-    createdAt: new Date(0).toISOString(),
-  };
-}
 
 async function listAll(dir: string): Promise<string[]> {
   const out: string[] = [];
@@ -91,7 +70,7 @@ describe('createResultStore', () => {
   it('writes and reads hostile ids inside the folder, each to its own file', async () => {
     const store = createResultStore({ dataDir });
     for (const id of HOSTILE_IDS) {
-      const path = await store.write(record(id, id === '' ? null : `task ${id}`));
+      const path = await store.write(storedResult(id, id === '' ? null : `task ${id}`));
       const rel = relative(store.root, path);
       expect(rel.startsWith('..')).toBe(false);
       expect(rel.split(sep)).toHaveLength(2);
@@ -108,8 +87,8 @@ describe('createResultStore', () => {
 
   it('keeps tasks apart: the same call id in another task is another record', async () => {
     const store = createResultStore({ dataDir });
-    await store.write(record('same', 'task-a', 'A'));
-    await store.write(record('same', 'task-b', 'B'));
+    await store.write(storedResult('same', 'task-a', 'A'));
+    await store.write(storedResult('same', 'task-b', 'B'));
     expect((await store.read('task-a', 'same'))?.output).toBe('A');
     expect((await store.read('task-b', 'same'))?.output).toBe('B');
     expect(await store.read('task-c', 'same')).toBeUndefined();
@@ -118,7 +97,7 @@ describe('createResultStore', () => {
 
   it('lays records out at <dataDir>/compacted_outputs/<taskId>/<toolCallId>.json', async () => {
     const store = createResultStore({ dataDir });
-    const path = await store.write(record('call_1', 'task-1'));
+    const path = await store.write(storedResult('call_1', 'task-1'));
     expect(path).toBe(join(dataDir, 'compacted_outputs', 'task-1', 'call_1.json'));
     expect(JSON.parse(await readFile(path, 'utf8')).toolCallId).toBe('call_1');
   });
@@ -134,7 +113,7 @@ describe('createResultStore', () => {
         throw new Error('simulated crash before rename');
       },
     });
-    await expect(store.write(record('call_crash'))).rejects.toThrow('simulated crash');
+    await expect(store.write(storedResult('call_crash'))).rejects.toThrow('simulated crash');
     expect(tempSeen).toBeDefined();
     expect(await listAll(store.root)).toEqual([]);
     expect(await store.read('task-1', 'call_crash')).toBeUndefined();
@@ -142,32 +121,32 @@ describe('createResultStore', () => {
 
   it('overwrites an earlier record atomically: a reader sees the old or the new record, never a mix', async () => {
     const first = createResultStore({ dataDir });
-    await first.write(record('call_x', 'task-1', 'old'.repeat(100_000)));
+    await first.write(storedResult('call_x', 'task-1', 'old'.repeat(100_000)));
     const failing = createResultStore({
       dataDir,
       beforeRename: () => {
         throw new Error('crash');
       },
     });
-    await expect(failing.write(record('call_x', 'task-1', 'new'.repeat(100_000)))).rejects.toThrow('crash');
+    await expect(failing.write(storedResult('call_x', 'task-1', 'new'.repeat(100_000)))).rejects.toThrow('crash');
     expect((await first.read('task-1', 'call_x'))?.output).toBe('old'.repeat(100_000));
   });
 
   it('removes the temp file and writes nothing when the stop signal fires during the write', async () => {
     const controller = new AbortController();
     const store = createResultStore({ dataDir, beforeRename: () => controller.abort(new Error('user stop')) });
-    await expect(store.write(record('mid'), controller.signal)).rejects.toThrow('user stop');
+    await expect(store.write(storedResult('mid'), controller.signal)).rejects.toThrow('user stop');
     expect(await listAll(store.root)).toEqual([]);
 
     const early = new AbortController();
     early.abort(new Error('user stop'));
-    await expect(createResultStore({ dataDir }).write(record('early'), early.signal)).rejects.toThrow('user stop');
+    await expect(createResultStore({ dataDir }).write(storedResult('early'), early.signal)).rejects.toThrow('user stop');
     expect(await createResultStore({ dataDir }).read('task-1', 'early')).toBeUndefined();
   });
 
   it('is readable by a new instance (a restart)', async () => {
     const output = 'line one\nline two 🚀\r\n\ttabs and \u0000 nul and lone \ud800 surrogate';
-    await createResultStore({ dataDir }).write(record('call_restart', 'task-1', output));
+    await createResultStore({ dataDir }).write(storedResult('call_restart', 'task-1', output));
     const after = createResultStore({ dataDir });
     expect((await after.read('task-1', 'call_restart'))?.output).toBe(output);
   });
@@ -175,7 +154,7 @@ describe('createResultStore', () => {
   it('prunes by age and by size, and removes stale temp files', async () => {
     let now = Date.now();
     const store = createResultStore({ dataDir, now: () => now, staleTempMs: 1_000 });
-    for (const id of ['a', 'b', 'c', 'd']) await store.write(record(id, 'task-1', id.repeat(1_000)));
+    for (const id of ['a', 'b', 'c', 'd']) await store.write(storedResult(id, 'task-1', id.repeat(1_000)));
     const path = (id: string) => store.pathFor('task-1', id);
     const old = new Date(now - 10 * 86_400_000);
     await utimes(path('a'), old, old);
@@ -202,7 +181,7 @@ describe('createResultStore', () => {
 
   it('applies the host retention policy after writes', async () => {
     const store = createResultStore({ dataDir, retention: { maxBytes: 1 }, pruneIntervalMs: 0 });
-    await store.write(record('one'));
+    await store.write(storedResult('one'));
     // The prune runs in the background after the write.
     for (let i = 0; i < 50 && (await store.read('task-1', 'one')); i++) await new Promise((r) => setTimeout(r, 10));
     expect(await store.read('task-1', 'one')).toBeUndefined();

@@ -7,6 +7,7 @@ import { findSavedCall } from './find-call.js';
 import { createResultStore } from './result-store.js';
 import { createTaskStore } from './task-store.js';
 import type { TaskRecord } from './task-store.js';
+import { storedResult } from './__fixtures__/stored-result.js';
 
 let dataDir: string;
 beforeEach(async () => {
@@ -70,20 +71,7 @@ describe('createTaskStore', () => {
 
   it('finds a compacted call first, and refuses a task folder replaced by a link', async () => {
     const results = createResultStore({ dataDir });
-    await results.write({
-      version: 1,
-      taskId: 't',
-      toolCallId: 'big',
-      toolName: 'read_file',
-      input: { path: 'x' },
-      output: 'raw',
-      modelText: null,
-      strategy: 'trim',
-      originalTokens: 3000,
-      compactedTokens: 10,
-      compacted: { type: 'text', value: 'v' },
-      createdAt: new Date(0).toISOString(),
-    });
+    await results.write(storedResult('big', 't', 'raw'));
     expect(await findSavedCall({ dataDir, toolCallId: 'big' })).toMatchObject({ taskId: 't', compacted: true, output: 'raw' });
 
     const outside = join(dataDir, '..', `${dataDir.split('/').pop()}-outside`);

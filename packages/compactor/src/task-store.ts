@@ -49,28 +49,6 @@ export interface HistoryRecord {
   updatedAt: string;
 }
 
-/** One call's raw input and output. `<dataDir>/tasks/<taskId>/calls/<toolCallId>.json`. */
-export interface CallRecord {
-  /** Format version. */
-  version: 1;
-  /** The task id. */
-  taskId: string;
-  /** The call id, exactly as the model and client know it. */
-  toolCallId: string;
-  /** The tool. */
-  toolName: string;
-  /** The raw input. */
-  input: unknown;
-  /** The raw output (absent when the call failed). */
-  output?: unknown;
-  /** The failure, with its stage. */
-  error?: { stage: ToolStage; message: string } | undefined;
-  /** Wall time of the call. */
-  durationMs: number;
-  /** When it was written (ISO 8601). */
-  createdAt: string;
-}
-
 /** What the store needs to know about a finished call (structurally the runtime's `ToolExecutionEndInfo`). */
 export interface FinishedCall {
   /** The call id. */
@@ -87,6 +65,16 @@ export interface FinishedCall {
   durationMs: number;
   /** The task. */
   taskId: string | undefined;
+}
+
+/** One call's raw input and output. `<dataDir>/tasks/<taskId>/calls/<toolCallId>.json`. */
+export interface CallRecord extends Omit<FinishedCall, 'taskId'> {
+  /** Format version. */
+  version: 1;
+  /** The task id. */
+  taskId: string;
+  /** When it was written (ISO 8601). */
+  createdAt: string;
 }
 
 /** Options of {@link createTaskStore}. */

@@ -51,14 +51,14 @@ describe('createDeferredTools — activeTools path', () => {
     const catalog = buildCatalog({ servers: { github: 12 } });
     const deferred = createDeferredTools({ tools: catalog.tools, decision: catalog.decision, model: haiku });
     const model = scriptedModel([
-      { toolCalls: [{ toolName: 'github__merge_issue', input: { title: 'x' }, id: 'bad' }] },
+      { toolCalls: [{ toolName: 'github__close_issue', input: { title: 'x' }, id: 'bad' }] },
       { text: 'ok' },
     ]);
     await generateText({ model, prompt: 'close it', stopWhen: stepCountIs(3), ...deferred.callSettings });
     const result = lastToolResult(model, 'bad');
     expect(result?.output.type).toBe('error-text');
     expect(String(result?.output.value)).toBe(
-      'Error repairing tool call: [discovery] github__merge_issue: this tool exists (server "github") but is not loaded yet. ' +
+      'Error repairing tool call: [discovery] github__close_issue: this tool exists (server "github") but is not loaded yet. ' +
         'Call tool_search first (for example with its name as the query); it can be called from the step after.',
     );
   });

@@ -19,6 +19,9 @@ export type {
   ToolResultHooks,
   ToolSpec,
 } from './tool-definition.js';
+export { modelOutputText, normalizeModelOutput } from './model-output.js';
+export { cutHeadTail } from './head-tail.js';
+export type { CutHeadTailOptions, HeadTailCut, TextEnds } from './head-tail.js';
 export type { ServiceName, TaskContext, TaskPrecondition, ToolServices } from './services.js';
 export type { ServerToolConfig, ToolConfigContext, ToolConfigMeta, ToolConfigRequirements } from './server-tool-config.js';
 export { TOOL_CONFIG_METAS, TOOL_NAME_MAP } from './built-in-metas.js';

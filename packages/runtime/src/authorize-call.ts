@@ -6,7 +6,7 @@ import type { AuthorizationDecision, AuthorizationRequest } from './ai-tools-typ
 import type { RuntimeEvent } from './events.js';
 import { inputDigest } from './input-digest.js';
 import { findSdkApproval } from './sdk-approval.js';
-import { raceAbort } from './abort.js';
+import { abortReason, raceAbort } from './abort.js';
 
 /** What the authorization step decided for one high-impact call. */
 export type AuthorizationOutcome = { approved: true } | { approved: false; reason: string };
@@ -25,12 +25,6 @@ export interface AuthorizeCallArgs {
   authorize: ((request: AuthorizationRequest, signal: AbortSignal) => Promise<AuthorizationDecision>) | undefined;
   ledger: ApprovalLedger;
   emit: (event: RuntimeEvent) => void;
-}
-
-function stopReason(signal: AbortSignal): string {
-  const reason: unknown = signal.reason;
-  if (reason instanceof Error && reason.name !== 'AbortError') return reason.message;
-  return typeof reason === 'string' ? reason : 'the run was stopped';
 }
 
 function refuse(toolName: string, message: string, cause?: unknown): ToolError {
@@ -168,10 +162,10 @@ export async function authorizeCall(args: AuthorizeCallArgs): Promise<Authorizat
     );
   } catch (error) {
     if (args.signal.aborted) {
-      const reason = `stopped while waiting for the user: ${stopReason(args.signal)}`;
+      const reason = `stopped while waiting for the user: ${abortReason(args.signal)}`;
       await ledger.set({ toolCallId, toolName, inputDigest: digest, status: 'stopped', reason });
       emit({ type: 'confirm-decision', toolCallId, approved: false, reason });
-      throw new ToolError(`confirmation not given: ${stopReason(args.signal)}. Nothing ran.`, {
+      throw new ToolError(`confirmation not given: ${abortReason(args.signal)}. Nothing ran.`, {
         stage: 'authorization',
         toolName,
         retryable: false,

@@ -1,5 +1,5 @@
 import { generateText, stepCountIs, streamText } from 'ai';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { defineTool, resolveToolSet, ToolError } from '@aibuddy/registry';
 import type { ServerToolConfig } from '@aibuddy/registry';
@@ -121,27 +121,35 @@ describe('createAiTools under generateText', () => {
     expect(events.find((e) => e.type === 'tool-result')).toMatchObject({ error: { stage: 'execution' } });
   });
 
-  it('emits heartbeats at the configured period while a call runs', async () => {
-    const wait = defineTool({
-      name: 'wait',
-      description: 'Waits 130 ms.',
-      inputSchema: z.object({}),
-      execute: () => new Promise((resolve) => setTimeout(() => resolve('done'), 130)),
-    });
-    const set = await resolveToolSet({ configs: [{ key: 'w', toolNames: ['wait'], create: () => [wait] }] });
-    const events: RuntimeEvent[] = [];
-    const model = scriptedModel([{ toolCalls: [{ toolName: 'wait', input: {}, id: 'w1' }] }, { text: 'ok' }]);
-    await generateText({
-      model,
-      tools: createAiTools(set, { heartbeatIntervalMs: 40, onEvent: (e) => events.push(e) }),
-      prompt: 'go',
-      stopWhen: stepCountIs(3),
-    });
-    const beats = events.filter((e) => e.type === 'heartbeat');
-    expect(beats.length).toBeGreaterThanOrEqual(2);
-    expect(beats.length).toBeLessThanOrEqual(4);
-    // Heartbeats never reach the model.
-    expect(JSON.stringify(model.calls.at(-1)?.prompt)).not.toContain('heartbeat');
+  it('emits heartbeats at the configured period while a call runs, and none after it ends', async () => {
+    // Fake timers: the count is exact, whatever the load of the machine.
+    vi.useFakeTimers();
+    try {
+      const wait = defineTool({
+        name: 'wait',
+        description: 'Waits 130 ms.',
+        inputSchema: z.object({}),
+        execute: () => new Promise((resolve) => setTimeout(() => resolve('done'), 130)),
+      });
+      const set = await resolveToolSet({ configs: [{ key: 'w', toolNames: ['wait'], create: () => [wait] }] });
+      const events: RuntimeEvent[] = [];
+      const tools = createAiTools(set, { heartbeatIntervalMs: 40, onEvent: (e) => events.push(e) });
+      const running = tools.wait!.execute!({}, { toolCallId: 'w1', messages: [] }) as Promise<unknown>;
+      const beats = () => events.filter((e) => e.type === 'heartbeat');
+      await vi.advanceTimersByTimeAsync(39);
+      expect(beats()).toHaveLength(0);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(beats()).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(80);
+      expect(beats()).toHaveLength(3);
+      await vi.advanceTimersByTimeAsync(10);
+      expect(await running).toBe('done');
+      await vi.advanceTimersByTimeAsync(200);
+      expect(beats()).toHaveLength(3);
+      expect(beats().every((e) => e.toolCallId === 'w1')).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses a high-impact call when no one can be asked (authorization stage)', async () => {

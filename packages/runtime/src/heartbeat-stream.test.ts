@@ -27,29 +27,41 @@ async function toolsFor(ms: number, heartbeatIntervalMs: number, events: Runtime
   return createAiTools(set, { heartbeatIntervalMs, onEvent: (e) => events.push(e) });
 }
 
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 describe('heartbeats are stream chunks: streamText({ timeout: { chunkMs } })', () => {
-  it('keeps a silent 600 ms call alive under a 250 ms chunk timeout; heartbeats never reach the model', async () => {
+  it('keeps a silent 590 ms call alive under a 250 ms chunk timeout; heartbeats never reach the model', async () => {
+    // Fake timers drive the tool, the beats and the SDK's chunk timer alike: the count is exact.
+    vi.useFakeTimers();
     const events: RuntimeEvent[] = [];
     const model = scriptedModel([{ toolCalls: [{ toolName: 'silent', input: {}, id: 's1' }] }, { text: 'ok' }]);
     const result = streamText({
       model,
-      tools: await toolsFor(600, 60, events),
+      tools: await toolsFor(590, 60, events),
       prompt: 'wait',
       stopWhen: stepCountIs(3),
       timeout: { chunkMs: 250 },
     });
     const preliminary: unknown[] = [];
     let aborted = false;
-    for await (const part of result.fullStream) {
-      if (part.type === 'tool-result' && part.preliminary) preliminary.push(part.output);
-      if (part.type === 'abort' || part.type === 'error') aborted = true;
-    }
+    const consumed = (async () => {
+      for await (const part of result.fullStream) {
+        if (part.type === 'tool-result' && part.preliminary) preliminary.push(part.output);
+        if (part.type === 'abort' || part.type === 'error') aborted = true;
+      }
+    })();
+    await vi.advanceTimersByTimeAsync(600);
+    await consumed;
     expect(aborted).toBe(false);
     expect(await result.text).toBe('ok');
     // The SDK saw the heartbeats as chunks (preliminary results); the final result is the tool's.
     // (the SDK repeats the last value as a preliminary result before the final one)
-    expect(preliminary.length).toBeGreaterThanOrEqual(4);
+    // Beats at 60, 120, ..., 540 ms; the result at 590 ms.
+    expect(preliminary).toHaveLength(10);
     expect(preliminary.slice(0, -1).every(isHeartbeatChunk)).toBe(true);
+    expect(events.filter((e) => e.type === 'heartbeat')).toHaveLength(9);
     expect(preliminary.at(-1)).toBe('finished after the silence');
     expect(events.find((e) => e.type === 'tool-result')).toMatchObject({
       model: { type: 'text', value: 'finished after the silence' },
@@ -89,22 +101,23 @@ describe('heartbeats are stream chunks: streamText({ timeout: { chunkMs } })', (
   });
 
   it('yields each beat once, then the final result last', async () => {
+    vi.useFakeTimers();
     const events: RuntimeEvent[] = [];
     const tools = await toolsFor(130, 40, events);
     const seen: unknown[] = [];
-    for await (const value of tools.silent!.execute!({}, { toolCallId: 'i1', messages: [] }) as AsyncIterable<unknown>)
-      seen.push(value);
-    expect(seen.at(-1)).toBe('finished after the silence');
-    expect(seen.slice(0, -1).every((v) => v === HEARTBEAT_CHUNK)).toBe(true);
-    expect(seen.length - 1).toBe(events.filter((e) => e.type === 'heartbeat').length);
+    const consumed = (async () => {
+      for await (const value of tools.silent!.execute!({}, { toolCallId: 'i1', messages: [] }) as AsyncIterable<unknown>)
+        seen.push(value);
+    })();
+    await vi.advanceTimersByTimeAsync(130);
+    await consumed;
+    // Beats at 40, 80 and 120 ms, the result at 130 ms.
+    expect(seen).toEqual([HEARTBEAT_CHUNK, HEARTBEAT_CHUNK, HEARTBEAT_CHUNK, 'finished after the silence']);
+    expect(events.filter((e) => e.type === 'heartbeat')).toHaveLength(3);
   });
 });
 
 describe('the heartbeat period is fixed by the design', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
   it('is 30 s by default: no beat at 29.999 s, one at 30 s, two at 60 s', async () => {
     expect(DEFAULT_HEARTBEAT_INTERVAL_MS).toBe(30_000);
     vi.useFakeTimers();

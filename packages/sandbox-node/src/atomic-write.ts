@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { constants, type Stats } from 'node:fs';
+import { constants, fsync, type Stats } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import type { WriteFileResult } from '@aibuddy/sandbox';
 import { SandboxAbortedError, SandboxNotAFileError } from '@aibuddy/sandbox';
 import { fdPath } from './fd-path.js';
@@ -19,6 +20,17 @@ export function existingRegular(target: Located, operation: string): Stats | und
 }
 
 const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+const fsyncFd = promisify(fsync);
+
+/** fsyncs a held folder (its entries: the rename). File systems that cannot sync folders are left at that. */
+async function syncFolderFd(fd: number): Promise<void> {
+  try {
+    await fsyncFd(fd);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EINVAL' && code !== 'EPERM' && code !== 'EISDIR') throw error;
+  }
+}
 
 /**
  * Writes bytes atomically inside the target's held parent folder: a fresh temp file (O_EXCL, so
@@ -26,7 +38,8 @@ const CREATE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL |
  * same held folder (both names through `/proc/self/fd/<parent>`). `rename` replaces a directory
  * entry and never follows a symlink or writes through a hard link, and the folder is the one that
  * was checked (a swap of any folder on the way changes nothing), so no byte lands outside the
- * workspace. The old file's mode is kept.
+ * workspace. The old file's mode is kept. Durable: the temp file is synced before the rename and
+ * the folder after it.
  */
 export async function atomicWrite(
   target: Located,
@@ -55,6 +68,8 @@ export async function atomicWrite(
     }
     await rename(tempPath, fdPath(target.parentFd, target.name));
     renamed = true;
+    // The new entry survives a power loss only once the folder holding it is synced too.
+    await syncFolderFd(target.parentFd);
     return { path: target.rel, size: data.length, created: previous === undefined, mtimeMs: written.mtimeMs };
   } finally {
     if (!closed) await handle.close().catch(() => undefined);

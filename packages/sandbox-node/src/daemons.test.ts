@@ -2,14 +2,14 @@
 // host process itself. In every mode the sandbox reports as tree-killing (`describe().killsTree`),
 // nothing survives. Survivors are looked for on the host by their command line in /proc.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NodeSandboxConfig } from '@aibuddy/sandbox';
 import { createNodeSandbox } from './node-sandbox.js';
-import { processAlive } from './process-group.js';
+import { findProcesses, survivors } from './__fixtures__/find-processes.js';
 
 let root: string;
 // A distinct number per run so parallel test files never see each other's sleepers.
@@ -21,32 +21,6 @@ beforeAll(() => {
 afterAll(() => {
   rmSync(root, { recursive: true, force: true });
 });
-
-/** Host pids of live processes whose command line is exactly `args`. */
-function findProcesses(...args: string[]): number[] {
-  const wanted = `${args.join('\0')}\0`;
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8') === wanted && processAlive(Number(name))) found.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
-
-/** Waits until no process with this command line is left (the kernel kills a namespace asynchronously). */
-async function survivors(args: string[], withinMs = 3000): Promise<number[]> {
-  const until = Date.now() + withinMs;
-  let left = findProcesses(...args);
-  while (left.length > 0 && Date.now() < until) {
-    await new Promise((r) => setTimeout(r, 50));
-    left = findProcesses(...args);
-  }
-  return left;
-}
 
 /** The ten daemon variants: a name, the shell that starts it (sleeping `n` seconds), and its command line. */
 function variants(n: number): [string, string, string[]][] {

@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import type { EditFileResult, EditSpec } from '@aibuddy/sandbox';
 import {
+  occurrences,
   SandboxArgumentError,
   SandboxBinaryFileError,
   SandboxEditError,
@@ -15,12 +16,6 @@ export const MAX_EDIT_BYTES = 16 * 1024 * 1024;
 
 const NL = 0x0a;
 const CRLF = Buffer.from('\r\n');
-
-function occurrences(haystack: Buffer, needle: Buffer): number[] {
-  const at: number[] = [];
-  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) at.push(i);
-  return at;
-}
 
 function count(haystack: Buffer, byte: number): number {
   let n = 0;

@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SandboxUnavailableError } from '@aibuddy/sandbox';
 import { createNodeSandbox, type NodeSandbox } from './node-sandbox.js';
 import { processAlive } from './process-group.js';
+import { findProcesses } from './__fixtures__/find-processes.js';
 
 const TIMEOUT = 300;
 const GRACE = 250;
@@ -33,21 +34,6 @@ afterEach(async () => {
   await unconfined.close();
   rmSync(root, { recursive: true, force: true });
 });
-
-/** Host pids of live (non-zombie) processes whose command line is exactly `args`. */
-function findProcesses(...args: string[]): number[] {
-  const wanted = `${args.join('\0')}\0`;
-  const found: number[] = [];
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8') === wanted && processAlive(Number(name))) found.push(Number(name));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
 
 function pidFrom(file: string): number {
   return Number(readFileSync(join(root, file), 'utf8').trim());

@@ -1,5 +1,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
+/** The fields of a /proc/<pid>/stat line after the command name: state, ppid, pgrp, ... */
+function statFields(stat: string): string[] {
+  // "pid (comm) state ppid pgrp ..."; comm may contain spaces and parentheses.
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /**
  * Live processes, other than members of `pgid`, whose environment carries `marker`
  * (`NAME=value`): what a command started with `setsid` or double-forking to leave its process
@@ -23,8 +29,7 @@ export function markedStrays(marker: string, pgid: number, minPid: number): numb
     try {
       const env = readFileSync(`/proc/${name}/environ`);
       if (!(env.includes(needle) || env.subarray(0, first.length).equals(first))) continue;
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const fields = statFields(readFileSync(`/proc/${name}/stat`, 'utf8'));
       if (fields[0] !== 'Z' && fields[0] !== 'X' && Number(fields[2]) !== pgid) found.push(pid);
     } catch {
       // gone, or not ours to read
@@ -55,8 +60,7 @@ export function groupAlive(pgid: number): boolean {
     } catch {
       continue;
     }
-    // "pid (comm) state ppid pgrp ..."; comm may contain spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const fields = statFields(stat);
     if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') return true;
   }
   return false;
@@ -74,8 +78,7 @@ function killZeroAlive(pgid: number): boolean {
 /** Whether a single process is alive (not a zombie). */
 export function processAlive(pid: number): boolean {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+    const state = statFields(readFileSync(`/proc/${pid}/stat`, 'utf8'))[0];
     return state !== 'Z' && state !== 'X';
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;

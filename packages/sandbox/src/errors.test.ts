@@ -1,29 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import {
-  SandboxAbortedError,
-  SandboxArgumentError,
-  SandboxBinaryFileError,
-  SandboxEditError,
-  SandboxError,
-  SandboxNotAFileError,
-  SandboxNotFoundError,
-  SandboxPathError,
-  SandboxTimeoutError,
-  SandboxTooLargeError,
-  SandboxUnavailableError,
-} from './errors.js';
+import * as errors from './errors.js';
+
+const { SandboxError, SandboxPathError } = errors;
 
 const classes = [
-  [SandboxPathError, 'PATH_ESCAPE'],
-  [SandboxNotFoundError, 'NOT_FOUND'],
-  [SandboxNotAFileError, 'NOT_A_FILE'],
-  [SandboxTooLargeError, 'TOO_LARGE'],
-  [SandboxBinaryFileError, 'BINARY'],
-  [SandboxTimeoutError, 'TIMEOUT'],
-  [SandboxAbortedError, 'ABORTED'],
-  [SandboxUnavailableError, 'UNAVAILABLE'],
-  [SandboxEditError, 'EDIT_MISMATCH'],
-  [SandboxArgumentError, 'INVALID_ARGUMENT'],
+  [errors.SandboxPathError, 'PATH_ESCAPE'],
+  [errors.SandboxNotFoundError, 'NOT_FOUND'],
+  [errors.SandboxNotAFileError, 'NOT_A_FILE'],
+  [errors.SandboxTooLargeError, 'TOO_LARGE'],
+  [errors.SandboxBinaryFileError, 'BINARY'],
+  [errors.SandboxTimeoutError, 'TIMEOUT'],
+  [errors.SandboxAbortedError, 'ABORTED'],
+  [errors.SandboxUnavailableError, 'UNAVAILABLE'],
+  [errors.SandboxEditError, 'EDIT_MISMATCH'],
+  [errors.SandboxArgumentError, 'INVALID_ARGUMENT'],
 ] as const;
 
 describe('sandbox errors', () => {
@@ -32,6 +22,8 @@ describe('sandbox errors', () => {
       const cause = new Error('low level');
       const error = new Cls('message', { path: 'a/b', cause });
       expect(error).toBeInstanceOf(Error);
+      expect(error).toBeInstanceOf(Cls);
+      expect(error).toBeInstanceOf(SandboxError);
       expect(error.code).toBe(code);
       expect(error.path).toBe('a/b');
       expect(error.cause).toBe(cause);

@@ -18,6 +18,11 @@ export type SandboxErrorCode =
 
 const baseMarker = Symbol.for('aibuddy.sandbox.SandboxError');
 
+/** Whether `error` carries `marker` (set by the constructor of a class from any copy of this package). */
+function hasMarker(error: unknown, marker: symbol): boolean {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+}
+
 /** Base class of every sandbox error. */
 export class SandboxError extends Error {
   private readonly [baseMarker] = true;
@@ -35,11 +40,15 @@ export class SandboxError extends Error {
 
   /** True for any sandbox error. */
   static isInstance(error: unknown): error is SandboxError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[baseMarker] === true;
+    return hasMarker(error, baseMarker);
   }
 }
 
-function defineSandboxError(className: string, code: SandboxErrorCode) {
+/**
+ * Defines one marked error class: its own `Symbol.for` marker (so `isInstance` works across copies
+ * of this package) on top of the base marker, and the fixed `code`. Every class below is made here.
+ */
+function defineSandboxError<N extends string>(className: N, code: SandboxErrorCode): SandboxErrorClass<N> {
   const marker = Symbol.for(`aibuddy.sandbox.${className}`);
   return class extends SandboxError {
     override readonly name: string = className;
@@ -48,9 +57,9 @@ function defineSandboxError(className: string, code: SandboxErrorCode) {
       (this as unknown as Record<symbol, boolean>)[marker] = true;
     }
     static override isInstance(error: unknown): error is SandboxError {
-      return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+      return hasMarker(error, marker);
     }
-  };
+  } as unknown as SandboxErrorClass<N>;
 }
 
 /** The shape of each sandbox error class: a constructor plus a cross-copy `isInstance`. */
@@ -62,52 +71,22 @@ export type SandboxErrorClass<N extends string> = {
 };
 
 /** A path resolves outside the workspace (by `..`, an absolute path, a symlink, ...). */
-export const SandboxPathError: SandboxErrorClass<'SandboxPathError'> = defineSandboxError(
-  'SandboxPathError',
-  'PATH_ESCAPE',
-) as never;
+export const SandboxPathError = defineSandboxError('SandboxPathError', 'PATH_ESCAPE');
 /** The path does not exist. */
-export const SandboxNotFoundError: SandboxErrorClass<'SandboxNotFoundError'> = defineSandboxError(
-  'SandboxNotFoundError',
-  'NOT_FOUND',
-) as never;
+export const SandboxNotFoundError = defineSandboxError('SandboxNotFoundError', 'NOT_FOUND');
 /** The path is not a regular file (a directory, FIFO, device, ...). */
-export const SandboxNotAFileError: SandboxErrorClass<'SandboxNotAFileError'> = defineSandboxError(
-  'SandboxNotAFileError',
-  'NOT_A_FILE',
-) as never;
+export const SandboxNotAFileError = defineSandboxError('SandboxNotAFileError', 'NOT_A_FILE');
 /** The file or content is over a size limit. */
-export const SandboxTooLargeError: SandboxErrorClass<'SandboxTooLargeError'> = defineSandboxError(
-  'SandboxTooLargeError',
-  'TOO_LARGE',
-) as never;
+export const SandboxTooLargeError = defineSandboxError('SandboxTooLargeError', 'TOO_LARGE');
 /** The file is binary and cannot be read as text. */
-export const SandboxBinaryFileError: SandboxErrorClass<'SandboxBinaryFileError'> = defineSandboxError(
-  'SandboxBinaryFileError',
-  'BINARY',
-) as never;
+export const SandboxBinaryFileError = defineSandboxError('SandboxBinaryFileError', 'BINARY');
 /** An operation ran past its time bound. */
-export const SandboxTimeoutError: SandboxErrorClass<'SandboxTimeoutError'> = defineSandboxError(
-  'SandboxTimeoutError',
-  'TIMEOUT',
-) as never;
+export const SandboxTimeoutError = defineSandboxError('SandboxTimeoutError', 'TIMEOUT');
 /** An operation was aborted by its signal. */
-export const SandboxAbortedError: SandboxErrorClass<'SandboxAbortedError'> = defineSandboxError(
-  'SandboxAbortedError',
-  'ABORTED',
-) as never;
+export const SandboxAbortedError = defineSandboxError('SandboxAbortedError', 'ABORTED');
 /** The backend is not available in this deployment. */
-export const SandboxUnavailableError: SandboxErrorClass<'SandboxUnavailableError'> = defineSandboxError(
-  'SandboxUnavailableError',
-  'UNAVAILABLE',
-) as never;
+export const SandboxUnavailableError = defineSandboxError('SandboxUnavailableError', 'UNAVAILABLE');
 /** `editFile` found the old text zero times or several times. */
-export const SandboxEditError: SandboxErrorClass<'SandboxEditError'> = defineSandboxError(
-  'SandboxEditError',
-  'EDIT_MISMATCH',
-) as never;
+export const SandboxEditError = defineSandboxError('SandboxEditError', 'EDIT_MISMATCH');
 /** An argument is malformed (a negative line offset, an invalid regular expression, ...). */
-export const SandboxArgumentError: SandboxErrorClass<'SandboxArgumentError'> = defineSandboxError(
-  'SandboxArgumentError',
-  'INVALID_ARGUMENT',
-) as never;
+export const SandboxArgumentError = defineSandboxError('SandboxArgumentError', 'INVALID_ARGUMENT');

@@ -44,3 +44,6 @@ export type { SandboxErrorClass, SandboxErrorCode } from './errors.js';
 export { AVAILABLE_SANDBOX_TYPES, createSandbox } from './create-sandbox.js';
 export type { CreateSandboxOptions, NodeSandboxFactory, SandboxAdapters, SandboxFactory } from './create-sandbox.js';
 export { isGitSegment, normalizeWorkspacePath, protectedPathMatch } from './workspace-paths.js';
+export { createLinkResolver } from './link-resolver.js';
+export { occurrences } from './occurrences.js';
+export type { LinkResolution } from './link-resolver.js';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, createWorkspace, runSteps } from '@aibuddy/tool-harness';
 import type { Workspace } from '@aibuddy/tool-harness';
+import { lastToolResultText } from '@aibuddy/test-utils';
 import { createFilesystemToolConfig } from './filesystem-config.js';
 import { sensitivePathImpact } from './sensitive-paths.js';
 
@@ -75,16 +76,6 @@ afterAll(async () => {
   await ws.dispose();
 });
 
-/** What the model was told about a call in its next prompt (a denied call has no `value`, only a reason). */
-function told(run: Awaited<ReturnType<typeof runSteps>>, id: string): string {
-  for (const message of run.model.calls.at(-1)?.prompt ?? []) {
-    if (message.role !== 'tool') continue;
-    for (const part of message.content)
-      if (part.type === 'tool-result' && part.toolCallId === id) return JSON.stringify(part.output);
-  }
-  throw new Error(`no result for ${id}`);
-}
-
 async function snapshot(): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   const walk = async (dir: string) => {
@@ -125,7 +116,7 @@ describe('write_file and edit_file with a reject-all gate: nothing is written', 
     });
     expect(asked.length).toBe(THROUGH_TOOLS.length);
     for (let i = 0; i < THROUGH_TOOLS.length; i++) {
-      expect(told(run, `w${i}`), THROUGH_TOOLS[i]).toMatch(/rejected by the test gate/);
+      expect(lastToolResultText(run.model, `w${i}`), THROUGH_TOOLS[i]).toMatch(/rejected by the test gate/);
     }
     expect(await snapshot()).toEqual(before);
   });
@@ -148,7 +139,8 @@ describe('write_file and edit_file with a reject-all gate: nothing is written', 
       },
     });
     expect(asked).toBe(editable.length);
-    for (let i = 0; i < editable.length; i++) expect(told(run, `e${i}`), editable[i]).toMatch(/rejected by the test gate/);
+    for (let i = 0; i < editable.length; i++)
+      expect(lastToolResultText(run.model, `e${i}`), editable[i]).toMatch(/rejected by the test gate/);
     expect(await snapshot()).toEqual(before);
   });
 

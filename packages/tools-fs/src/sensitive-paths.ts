@@ -1,7 +1,6 @@
-import { lstatSync, realpathSync } from 'node:fs';
-import { relative, sep } from 'node:path';
 import type { ImpactAssessment } from '@aibuddy/registry';
-import { isGitSegment, normalizeWorkspacePath, protectedPathMatch } from '@aibuddy/sandbox';
+import type { FsRunContext } from './fs-context.js';
+import { createLinkResolver, isGitSegment, normalizeWorkspacePath, protectedPathMatch } from '@aibuddy/sandbox';
 
 export { isGitSegment, normalizeWorkspacePath };
 
@@ -13,49 +12,6 @@ export interface SensitivePathContext {
   root?: string;
   /** Workspace-relative paths to protect besides every `.git` (for example the host's data folder). */
   protectedPaths?: readonly string[] | undefined;
-}
-
-/**
- * Follows symlinks of a workspace path on the local disk, component by component, and returns
- * the workspace-relative real path; `outside` when a link leaves the workspace; `unknown` when a
- * link cannot be resolved (a loop, a permission error).
- */
-function resolveLinks(normal: string, root: string): string | 'outside' | 'unknown' {
-  let realRoot: string;
-  try {
-    realRoot = realpathSync(root);
-  } catch {
-    return 'unknown';
-  }
-  const parts = normal === '.' ? [] : normal.split('/');
-  let current = realRoot;
-  for (let i = 0; i < parts.length; i++) {
-    const next = `${current}${sep}${parts[i]}`;
-    let isLink = false;
-    try {
-      isLink = lstatSync(next).isSymbolicLink();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') {
-        // Nothing exists from here on, so nothing further is a link.
-        current = [next, ...parts.slice(i + 1)].join(sep);
-        break;
-      }
-      return 'unknown';
-    }
-    if (!isLink) {
-      current = next;
-      continue;
-    }
-    try {
-      current = realpathSync(next);
-    } catch (error) {
-      // A dangling link: writing through it creates its target, which we cannot see; be careful.
-      return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'unknown' : 'unknown';
-    }
-  }
-  const rel = relative(realRoot, current);
-  if (rel.startsWith('..') || rel.startsWith(sep)) return 'outside';
-  return rel.split(sep).join('/') || '.';
 }
 
 /**
@@ -78,7 +34,7 @@ export function sensitivePathImpact(
   let hit = protectedPathMatch(normal, protectedPaths);
   let resolved = normal;
   if (!hit && context.type === 'node' && context.root) {
-    const real = resolveLinks(normal, context.root);
+    const real = createLinkResolver(context.root)(normal);
     if (real === 'unknown') {
       return {
         target: path,
@@ -105,4 +61,17 @@ export function sensitivePathImpact(
     scope: `a protected path of the host (${hit})`,
     impact: `${verb} ${shown} changes files the host relies on (${hit}); the agent is not meant to change them.`,
   };
+}
+
+/** `sensitivePathImpact` of a write or an edit in this run: its sandbox's type and root, its protected paths. */
+export function runPathImpact(
+  run: Pick<FsRunContext, 'sandbox' | 'protectedPaths'>,
+  path: string,
+  verb: 'Writing' | 'Editing',
+): ImpactAssessment | undefined {
+  return sensitivePathImpact(path, verb, {
+    type: run.sandbox.type,
+    root: run.sandbox.root,
+    protectedPaths: run.protectedPaths,
+  });
 }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -247,8 +247,10 @@ describe('execute through generateText', () => {
       pending.catch(() => undefined);
       // Abort as soon as the command said it is ready (the files are written before the echo).
       const deadline = Date.now() + 10_000;
-      while (!existsSync(join(plain.root, 'sh.pid')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      await new Promise((r) => setTimeout(r, 100));
+      // sh.pid is written last; the redirection creates it before echo fills it, so wait for its number.
+      const written = () =>
+        existsSync(join(plain.root, 'sh.pid')) && /^\d+\n$/.test(readFileSync(join(plain.root, 'sh.pid'), 'utf8'));
+      while (!written() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       const bg = Number(await readFile(join(plain.root, 'bg.pid'), 'utf8'));
       const sh = Number(await readFile(join(plain.root, 'sh.pid'), 'utf8'));
       expect(pidAlive(bg)).toBe(true);

@@ -1,6 +1,7 @@
 import { defineTool, ToolError } from '@aibuddy/registry';
 import type { ToolDefinition, ToolExecutionContext } from '@aibuddy/registry';
 import {
+  createLinkResolver,
   SandboxAbortedError,
   SandboxArgumentError,
   SandboxError,
@@ -14,7 +15,6 @@ import { z } from 'zod';
 import type { AllowRule } from './classify-command.js';
 import type { CommandImpactRule } from './command-impact.js';
 import { createCommandPolicy } from './command-policy.js';
-import { createLinkResolver } from './link-resolver.js';
 import type { CommandPolicy } from './command-policy.js';
 import { attachCaptures, formatExecuteModelView } from './exec-result.js';
 import type { ExecuteOutput } from './exec-result.js';

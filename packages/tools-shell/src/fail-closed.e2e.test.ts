@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calls, createWorkspace, runSteps } from '@aibuddy/tool-harness';
 import type { Workspace } from '@aibuddy/tool-harness';
+import { lastToolResultText } from '@aibuddy/test-utils';
 import { ISSUE_SPELLINGS } from './classify-command.cases.js';
 import { createShellToolConfig } from './shell-config.js';
 
@@ -41,15 +42,6 @@ afterAll(async () => {
   await ws.dispose();
 });
 
-function told(run: Awaited<ReturnType<typeof runSteps>>, id: string): string {
-  for (const message of run.model.calls.at(-1)?.prompt ?? []) {
-    if (message.role !== 'tool') continue;
-    for (const part of message.content)
-      if (part.type === 'tool-result' && part.toolCallId === id) return JSON.stringify(part.output);
-  }
-  throw new Error(`no result for ${id}`);
-}
-
 describe('fail-closed authorization end to end (generateText, real node sandbox, reject-all gate)', () => {
   it('covers the issue spellings that can run offline', () => {
     expect(DELETIONS.filter((d) => ISSUE_SPELLINGS.includes(d)).length).toBeGreaterThanOrEqual(6);
@@ -73,7 +65,7 @@ describe('fail-closed authorization end to end (generateText, real node sandbox,
     expect(asked.length).toBe(DELETIONS.length);
     expect(await readFile(join(ws.root, FILE), 'utf8')).toBe('console.log(1)\n');
     for (let i = 0; i < DELETIONS.length; i++) {
-      const text = told(run, `d${i}`);
+      const text = lastToolResultText(run.model, `d${i}`);
       expect(text, DELETIONS[i]).toContain('the test gate rejects every request');
     }
     // The person saw what the command would do, or plainly that it could not be proven harmless.
@@ -104,7 +96,7 @@ describe('fail-closed authorization end to end (generateText, real node sandbox,
     expect(run.seen('ls').text).toContain('out');
     expect(run.seen('allowed').text).toContain('42');
     expect(asked).toBe(1);
-    expect(told(run, 'chained')).toContain('no');
+    expect(lastToolResultText(run.model, 'chained')).toContain('no');
     expect(existsSync(join(ws.root, FILE))).toBe(true);
   });
 

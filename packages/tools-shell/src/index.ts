@@ -22,7 +22,7 @@ export { CommandPolicyError, createCommandPolicy, DEVELOPMENT_ALLOW_RULES, parse
 export type { CommandPolicy, CommandPolicyOptions } from './command-policy.js';
 export { HARMLESS_PROGRAMS } from './harmless-programs.js';
 export type { ProgramCheck, ProgramChecker, Verdict } from './program-checks.js';
-export { createLinkResolver } from './link-resolver.js';
+export { createLinkResolver } from '@aibuddy/sandbox';
 export { basename, effectiveArgv } from './effective-argv.js';
 export { parseShellCommand, parseShellScript } from './parse-shell.js';
 export type { ShellCommand, ShellRedirection, ShellScript, ShellWord, ShellWordKind } from './shell-syntax.js';

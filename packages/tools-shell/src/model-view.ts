@@ -1,3 +1,4 @@
+import { cutHeadTail } from '@aibuddy/registry';
 import type { StreamCapture } from './output-capture.js';
 
 /** A stream of output as it appears in the model view. */
@@ -6,10 +7,6 @@ export interface StreamView {
   text: string;
   /** Characters of the output left out in the middle (exact; 0 when shown whole). */
   omitted: number;
-}
-
-function isLowSurrogate(code: number): boolean {
-  return code >= 0xdc00 && code <= 0xdfff;
 }
 
 /**
@@ -22,28 +19,11 @@ export function headTail(capture: StreamCapture, budget: number, streamName: str
   // The marker's own length depends on the number it prints; reserve for the widest case.
   const markerFor = (omitted: number) =>
     `\n[… ${omitted} characters omitted from the middle of ${streamName}; re-run with a narrower command (grep, head, tail, sed -n) to see them …]\n`;
-  const reserve = markerFor(capture.total).length;
-  const room = Math.max(0, budget - reserve);
+  const room = Math.max(0, budget - markerFor(capture.total).length);
   // The tail usually holds the verdict (errors, summaries), so it gets the larger share.
-  let headLength = Math.min(capture.head.length, Math.floor(room * 0.4));
-  let tailLength = Math.min(capture.tail.length, room - headLength);
-  const slack = (n: number) => Math.floor(n * 0.2);
-
-  const headNewline = capture.head.lastIndexOf('\n', headLength - 1);
-  if (headNewline >= 0 && headNewline + 1 >= headLength - slack(headLength)) headLength = headNewline + 1;
-  if (headLength > 0 && isLowSurrogate(capture.head.charCodeAt(headLength))) headLength -= 1;
-
-  let tailStart = capture.tail.length - tailLength;
-  const tailNewline = capture.tail.indexOf('\n', tailStart);
-  if (tailNewline >= 0 && tailNewline < tailStart + slack(tailLength)) tailStart = tailNewline + 1;
-  if (tailStart < capture.tail.length && isLowSurrogate(capture.tail.charCodeAt(tailStart))) tailStart += 1;
-  tailLength = capture.tail.length - tailStart;
-
-  const omitted = capture.total - headLength - tailLength;
-  return {
-    text: `${capture.head.slice(0, headLength)}${markerFor(omitted)}${capture.tail.slice(tailStart)}`,
-    omitted,
-  };
+  const headChars = Math.min(capture.head.length, Math.floor(room * 0.4));
+  const cut = cutHeadTail(capture, { headChars, tailChars: room - headChars, lineSlack: 0.2 });
+  return { text: `${cut.head}${markerFor(cut.omitted)}${cut.tail}`, omitted: cut.omitted };
 }
 
 /** Splits a character budget between stdout and stderr: each gets what it needs, the larger one the rest. */

@@ -1,3 +1,5 @@
+import { cutHeadTail } from '@aibuddy/registry';
+
 /**
  * What is kept of one output stream: its exact length, its first and last characters (enough for
  * any model view), and the full text up to a memory cap (for the client and persistence).
@@ -70,14 +72,16 @@ export class StreamCollector {
     if (!this.overflowed) {
       return { total: this.total, head: this.head, tail, full: this.chunks.join(''), complete: true };
     }
-    const keepHead = this.chunks.join('').slice(0, Math.floor(this.rawCap / 2));
-    const keepTail = tailText.slice(Math.max(0, tailText.length - Math.floor(this.rawCap / 2)));
-    const omitted = this.total - keepHead.length - keepTail.length;
+    const half = Math.floor(this.rawCap / 2);
+    const kept = cutHeadTail(
+      { head: this.chunks.join(''), tail: tailText, total: this.total },
+      { headChars: half, tailChars: half },
+    );
     return {
       total: this.total,
       head: this.head,
       tail,
-      full: `${keepHead}\n[… ${omitted} characters not kept (raw capture cap of ${this.rawCap} characters) …]\n${keepTail}`,
+      full: `${kept.head}\n[… ${kept.omitted} characters not kept (raw capture cap of ${this.rawCap} characters) …]\n${kept.tail}`,
       complete: false,
     };
   }

@@ -3,7 +3,7 @@
 // or an oversized command fails at the parameters stage before any confirmation is asked.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createConfirmationGate } from '@aibuddy/runtime';
 import { calls, createWorkspace, runSteps } from '@aibuddy/tool-harness';
 import type { Workspace } from '@aibuddy/tool-harness';
@@ -20,18 +20,24 @@ afterAll(async () => {
 });
 
 describe('OutputCoalescer', () => {
-  it('joins chunks within the interval and sends a full buffer at once', async () => {
-    const sent: string[] = [];
-    const coalescer = new OutputCoalescer((chunk) => sent.push(chunk), 40, 10);
-    for (const c of 'abc') coalescer.push(c);
-    expect(sent).toEqual([]); // waiting for the interval
-    await new Promise((r) => setTimeout(r, 120));
-    expect(sent).toEqual(['abc']);
-    coalescer.push('0123456789AB'); // over the size: sent at once
-    expect(sent).toEqual(['abc', '0123456789AB']);
-    coalescer.push('tail');
-    coalescer.flush();
-    expect(sent.join('')).toBe('abc0123456789ABtail');
+  it('joins chunks within the interval and sends a full buffer at once', () => {
+    vi.useFakeTimers();
+    try {
+      const sent: string[] = [];
+      const coalescer = new OutputCoalescer((chunk) => sent.push(chunk), 40, 10);
+      for (const c of 'abc') coalescer.push(c);
+      vi.advanceTimersByTime(39);
+      expect(sent).toEqual([]); // waiting for the interval
+      vi.advanceTimersByTime(1);
+      expect(sent).toEqual(['abc']);
+      coalescer.push('0123456789AB'); // over the size: sent at once
+      expect(sent).toEqual(['abc', '0123456789AB']);
+      coalescer.push('tail');
+      coalescer.flush();
+      expect(sent.join('')).toBe('abc0123456789ABtail');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 

@@ -1,10 +1,8 @@
 // Minimal loopback stand-ins for the Anthropic Messages API and the OpenAI Responses API. They
 // check the request body the REAL provider packages send against the rules those APIs enforce
 // on tool histories, answer 400 (in the provider's error format) when a rule is broken, and
-// answer a plain text turn otherwise. Bound to 127.0.0.1 only; closed by the test.
-import { createServer } from 'node:http';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// answer a plain text turn otherwise. Routes on the shared loopback server; closed by the test.
+import { startLoopbackServer, writeJson } from '@aibuddy/test-utils/loopback-server';
 
 /** A running wire server. */
 export interface WireServer {
@@ -21,42 +19,29 @@ export interface WireServer {
 type Validator = (body: Record<string, unknown>) => string[];
 type Responder = (body: Record<string, unknown>) => unknown;
 
-async function readBody(request: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-async function start(validate: Validator, respond: Responder, errorBody: (problems: string[]) => unknown): Promise<WireServer> {
+async function start(
+  path: string,
+  validate: Validator,
+  respond: Responder,
+  errorBody: (problems: string[]) => unknown,
+): Promise<WireServer> {
   const bodies: Array<Record<string, unknown>> = [];
   const violations: string[][] = [];
-  const server: Server = createServer((request: IncomingMessage, response: ServerResponse) => {
-    void readBody(request).then((text) => {
-      let body: Record<string, unknown>;
-      try {
-        body = JSON.parse(text) as Record<string, unknown>;
-      } catch {
-        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(['body is not JSON'])));
+  const server = await startLoopbackServer({
+    [path]: (request, response) => {
+      if (typeof request.body !== 'object' || request.body === null) {
+        writeJson(response, 400, errorBody(['body is not JSON']));
         return;
       }
+      const body = request.body as Record<string, unknown>;
       bodies.push(body);
       const problems = validate(body);
       violations.push(problems);
-      if (problems.length > 0) {
-        response.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(errorBody(problems)));
-        return;
-      }
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(respond(body)));
-    });
+      if (problems.length > 0) writeJson(response, 400, errorBody(problems));
+      else writeJson(response, 200, respond(body));
+    },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseURL: `http://127.0.0.1:${port}/v1`,
-    bodies,
-    violations,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { baseURL: `${server.origin}/v1`, bodies, violations, close: server.close };
 }
 
 type Block = { type: string; id?: string; tool_use_id?: string; text?: string; content?: unknown; is_error?: boolean };
@@ -123,6 +108,7 @@ export function openaiResponsesViolations(body: Record<string, unknown>): string
 /** A loopback Anthropic Messages API. */
 export function startAnthropicServer(validate: Validator = anthropicViolations): Promise<WireServer> {
   return start(
+    '/v1/messages',
     validate,
     (body) => ({
       id: 'msg_loopback',
@@ -141,6 +127,7 @@ export function startAnthropicServer(validate: Validator = anthropicViolations):
 /** A loopback OpenAI Responses API. */
 export function startOpenAIResponsesServer(validate: Validator = openaiResponsesViolations): Promise<WireServer> {
   return start(
+    '/v1/responses',
     validate,
     (body) => ({
       id: 'resp_loopback',

@@ -7,29 +7,11 @@ import { createAiTools } from '@aibuddy/runtime';
 import type { CreateAiToolsOptions } from '@aibuddy/runtime';
 import { createActiveSet, createToolSearchConfig, decideDeferral, staticCatalog } from '@aibuddy/discovery';
 import type { ActiveSet, DeferralDecision, ToolSearchPresentation } from '@aibuddy/discovery';
+import { fixtureTool } from '@aibuddy/test-utils/tool-catalog';
 
-const VERBS = [
-  'create',
-  'list',
-  'get',
-  'update',
-  'delete',
-  'search',
-  'archive',
-  'export',
-  'import',
-  'sync',
-  'merge',
-  'assign',
-  'label',
-  'comment',
-  'close',
-  'reopen',
-  'watch',
-  'star',
-  'fork',
-  'publish',
-];
+// Names and descriptions come from the shared generator; the schema is this fixture's own, so
+// the tests can call any tool with `{ title }`.
+
 const NOUNS: Record<string, string> = {
   github: 'issue',
   slack: 'message',
@@ -88,13 +70,12 @@ function buildCatalogDefinitions(options: CatalogOptions): {
     const noun = NOUNS[server] ?? 'item';
     const names: string[] = [];
     for (let i = 0; i < count; i++) {
-      const verb = VERBS[i % VERBS.length]!;
-      const suffix = i >= VERBS.length ? `_${Math.floor(i / VERBS.length)}` : '';
-      const name = `${server}__${verb}_${noun}${suffix}`;
+      const generated = fixtureTool(server, i, { noun });
+      const name = `${server}__${generated.name}`;
       names.push(name);
       const definition = defineTool({
         name,
-        description: `${verb[0]!.toUpperCase()}${verb.slice(1)} a ${server} ${noun}. Use it to ${verb} ${noun}s of the ${server} workspace.`,
+        description: generated.description,
         inputSchema: {
           type: 'object',
           properties: {
@@ -117,6 +98,17 @@ function buildCatalogDefinitions(options: CatalogOptions): {
   return { resolved, decision: decideDeferral(gateInput), core: core.map((d) => d.name) };
 }
 
+/** The deferred tools of a built catalogue, as `tool_search` searches them. */
+function deferredCatalog(built: ReturnType<typeof buildCatalogDefinitions>) {
+  const definitions = new Map<string, AnyToolDefinition>(built.resolved.map((r) => [r.definition.name, r.definition]));
+  return staticCatalog(
+    built.decision.deferred.map((d) => {
+      const def = definitions.get(d.name)!;
+      return { name: d.name, description: def.description, inputSchema: def.inputJsonSchema, server: d.server };
+    }),
+  );
+}
+
 /**
  * The catalog with `@aibuddy/discovery`'s own `tool_search` (config → createAiTools), as every host
  * wires it: the search runs through the runtime like every tool. It marks no active set of its own;
@@ -124,13 +116,7 @@ function buildCatalogDefinitions(options: CatalogOptions): {
  */
 export function buildCatalog(options: CatalogOptions): Catalog {
   const built = buildCatalogDefinitions(options);
-  const definitions = new Map<string, AnyToolDefinition>(built.resolved.map((r) => [r.definition.name, r.definition]));
-  const catalog = staticCatalog(
-    built.decision.deferred.map((d) => {
-      const def = definitions.get(d.name)!;
-      return { name: d.name, description: def.description, inputSchema: def.inputJsonSchema, server: d.server };
-    }),
-  );
+  const catalog = deferredCatalog(built);
   const config = createToolSearchConfig({ catalog, ...(options.presentation ? { presentation: options.presentation } : {}) });
   const search = (config.create({ services: {}, task: {} }) as AnyToolDefinition[]).map((definition) => ({
     configKey: config.key,
@@ -151,20 +137,13 @@ export function buildCatalog(options: CatalogOptions): Catalog {
 export async function buildCatalogWithDiscovery(options: CatalogOptions): Promise<Catalog & { activeSet: ActiveSet }> {
   const base = buildCatalogDefinitions(options);
   const plain = { decision: base.decision, core: base.core };
-  const definitions = new Map<string, AnyToolDefinition>();
-  for (const r of base.resolved) definitions.set(r.definition.name, r.definition);
   const deferredNames = plain.decision.deferred.map((d) => d.name);
   const activeSet = createActiveSet({
     core: [...plain.core, 'tool_search'],
     direct: plain.decision.direct,
     deferred: deferredNames,
   });
-  const catalog = staticCatalog(
-    plain.decision.deferred.map((d) => {
-      const def = definitions.get(d.name)!;
-      return { name: d.name, description: def.description, inputSchema: def.inputJsonSchema, server: d.server };
-    }),
-  );
+  const catalog = deferredCatalog(base);
   const search = await resolveToolSet({
     configs: [
       createToolSearchConfig({ catalog, activeSet, ...(options.presentation ? { presentation: options.presentation } : {}) }),

@@ -4,8 +4,8 @@
 // Each request is answered with the next scripted turn (a function of the request, or a fixed list of
 // content blocks). Server tool blocks (`server_tool_use`, `tool_search_tool_result` with
 // `tool_reference`s) are passed through as given, as the real API sends them.
-import { startLoopbackServer, writeJson, writeSse } from './loopback-server.js';
-import type { LoopbackServer, RecordedRequest } from './loopback-server.js';
+import { startLoopbackServer, writeJson, writeSse } from '@aibuddy/test-utils/loopback-server';
+import type { LoopbackServer, RecordedRequest } from '@aibuddy/test-utils/loopback-server';
 
 /** A content block of an Anthropic response. */
 export type AnthropicBlock =

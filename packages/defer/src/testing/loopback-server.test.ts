@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startLoopbackServer, writeJson } from './loopback-server.js';
-import type { LoopbackServer } from './loopback-server.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startLoopbackServer, writeJson } from '@aibuddy/test-utils/loopback-server';
+import type { LoopbackServer } from '@aibuddy/test-utils/loopback-server';
 
 const servers: LoopbackServer[] = [];
 afterEach(async () => {
@@ -29,7 +29,7 @@ describe('startLoopbackServer', () => {
   it('close() ends even with a connection held open', async () => {
     const server = await startLoopbackServer({ '/hang': () => undefined });
     const pending = fetch(`${server.origin}/hang`, { method: 'POST', body: '{}' }).catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 50));
+    await vi.waitFor(() => expect(server.requests).toHaveLength(1));
     await server.close();
     expect(await pending).toBeInstanceOf(Error);
   });

@@ -3,8 +3,8 @@
 // providers. For wire-level tests with the real `@ai-sdk/openai` provider:
 //   createOpenAI({ baseURL: server.baseURL, apiKey: 'test' }).responses('gpt-5.4')
 // Each request is answered with the next scripted turn (a function of the request, or a fixed list).
-import { startLoopbackServer, writeJson, writeSse } from './loopback-server.js';
-import type { LoopbackServer, RecordedRequest } from './loopback-server.js';
+import { startLoopbackServer, writeJson, writeSse } from '@aibuddy/test-utils/loopback-server';
+import type { LoopbackServer, RecordedRequest } from '@aibuddy/test-utils/loopback-server';
 
 /** One output item of a Responses API answer. Use the helpers below to build them. */
 export type ResponsesItem = { type: string; id: string; [key: string]: unknown };

@@ -6,7 +6,7 @@ import { generateText, jsonSchema, tool } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkAnthropicRequest, startAnthropicWireServer } from './anthropic-wire-server.js';
 import { checkResponsesRequest, startOpenAIWireServer } from './openai-wire-server.js';
-import type { LoopbackServer } from './loopback-server.js';
+import type { LoopbackServer } from '@aibuddy/test-utils/loopback-server';
 
 const servers: LoopbackServer[] = [];
 afterEach(async () => {

@@ -1,14 +1,14 @@
 import { defineTool, ToolError } from '@aibuddy/registry';
 import type { ToolDefinition } from '@aibuddy/registry';
 import type { ReadFileResult } from '@aibuddy/sandbox';
-import { SandboxTooLargeError } from '@aibuddy/sandbox';
+import { occurrences, SandboxTooLargeError } from '@aibuddy/sandbox';
 import { z } from 'zod';
 import { toFsToolError } from '../errors.js';
 import { snapshotOf, WHOLE_FILE_LINES } from '../fs-context.js';
 import type { FsRunContext } from '../fs-context.js';
 import { formatBytes, shortHash } from '../format.js';
 import { staleReason } from '../read-tracker.js';
-import { sensitivePathImpact } from '../sensitive-paths.js';
+import { runPathImpact } from '../sensitive-paths.js';
 import { clip, fullTextOf, lineAt, normalizeLineEndings, numberLines, sha256, withLineEnding } from '../text.js';
 import { matchEdit } from '../tolerant-match.js';
 import type { Candidate, MatchRange } from '../tolerant-match.js';
@@ -91,12 +91,6 @@ function splice(text: string, ranges: MatchRange[], replacement: string): { text
   return { text: out + text.slice(last), starts };
 }
 
-function occurrences(haystack: string, needle: string): number {
-  let n = 0;
-  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) n += 1;
-  return n;
-}
-
 /** Shows the edited regions of the new text, numbered, with context, within a line budget. */
 function regionView(newText: string, starts: number[], replacementLength: number, context: number, budget: number): string {
   const lines = newText.split('\n');
@@ -156,12 +150,7 @@ export function createEditFileTool(run: FsRunContext): ToolDefinition<EditFileIn
       new_text: z.string().describe('The replacement text.'),
       replace_all: z.boolean().optional().describe('Replace every occurrence of old_text (default false: it must be unique).'),
     }),
-    impact: (input: EditFileInput) =>
-      sensitivePathImpact(input.path, 'Editing', {
-        type: run.sandbox.type,
-        root: run.sandbox.root,
-        protectedPaths: run.protectedPaths,
-      }),
+    impact: (input: EditFileInput) => runPathImpact(run, input.path, 'Editing'),
     execute: (input: EditFileInput, { signal }) =>
       run.lock.run(input.path, async () => {
         const replaceAll = input.replace_all === true;
@@ -317,7 +306,7 @@ export function createEditFileTool(run: FsRunContext): ToolDefinition<EditFileIn
           } else {
             const range = outcome.ranges[0]!;
             const region = full.text.slice(range.start, range.end);
-            if (occurrences(full.text, region) === 1) {
+            if (occurrences(full.text, region).length === 1) {
               await run.sandbox.editFile(path, { oldText: region, newText: outcome.newText }, { signal });
             } else {
               // The region's exact text also occurs elsewhere: write the whole new text instead,

@@ -8,7 +8,7 @@ import { snapshotOf } from '../fs-context.js';
 import type { FsRunContext } from '../fs-context.js';
 import { formatBytes, shortHash } from '../format.js';
 import { staleReason } from '../read-tracker.js';
-import { sensitivePathImpact } from '../sensitive-paths.js';
+import { runPathImpact } from '../sensitive-paths.js';
 import { countLines, sha256 } from '../text.js';
 import { expectedReadContent, rereadWhole } from '../verify.js';
 
@@ -66,12 +66,7 @@ export function createWriteFileTool(run: FsRunContext): ToolDefinition<WriteFile
         )
         .describe('The complete new content of the file.'),
     }),
-    impact: (input: WriteFileInput) =>
-      sensitivePathImpact(input.path, 'Writing', {
-        type: run.sandbox.type,
-        root: run.sandbox.root,
-        protectedPaths: run.protectedPaths,
-      }),
+    impact: (input: WriteFileInput) => runPathImpact(run, input.path, 'Writing'),
     execute: (input: WriteFileInput, { signal }) =>
       run.lock.run(input.path, async () => {
         let before: ReadFileResult | undefined;

@@ -3,9 +3,8 @@
 //   createOpenAI({ baseURL: server.baseURL, apiKey: 'test' }).embedding('text-embedding-3-small')
 // Vectors are deterministic: a hashed bag of words, where each word is first mapped through `concepts`
 // (so the test can declare "car" and "automobile" the same meaning, which no lexical ranking knows).
-// Binds 127.0.0.1 on a free port only; `close()` drops open connections so no test hangs on it.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+// A route on the shared loopback server (127.0.0.1 only; `close()` drops open connections).
+import { startLoopbackServer, writeJson } from '@aibuddy/test-utils/loopback-server';
 
 export const DIMENSIONS = 64;
 
@@ -48,58 +47,34 @@ export function embedText(text: string, concepts: Record<string, string> = {}): 
   return v;
 }
 
-async function readBody(req: IncomingMessage): Promise<any> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
-
 export async function startEmbeddingsServer(concepts: Record<string, string> = {}): Promise<EmbeddingsServer> {
-  const sockets = new Set<Socket>();
   const state: EmbeddingsServer = {
     baseURL: '',
     requests: [],
     behaviour: () => 'ok',
     close: async () => {},
   };
-  const server = createServer((req, res: ServerResponse) => {
-    void (async () => {
-      const body = await readBody(req);
-      const input: string[] = Array.isArray(body.input) ? body.input : [body.input];
-      const request: EmbeddingsRequest = { path: req.url ?? '', model: body.model, input };
+  const server = await startLoopbackServer({
+    '/v1/embeddings': (recorded, res) => {
+      const body = recorded.body as { model: string; input: string | string[] };
+      const input = Array.isArray(body.input) ? body.input : [body.input];
+      const request: EmbeddingsRequest = { path: recorded.path, model: body.model, input };
       state.requests.push(request);
-      const behaviour = req.url === '/v1/embeddings' ? state.behaviour(request) : 'fail';
+      const behaviour = state.behaviour(request);
       if (behaviour === 'hang') return;
       if (behaviour === 'fail') {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: 'embedding backend unavailable', type: 'server_error' } }));
+        writeJson(res, 500, { error: { message: 'embedding backend unavailable', type: 'server_error' } });
         return;
       }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          object: 'list',
-          data: input.map((text, index) => ({ object: 'embedding', index, embedding: embedText(text, concepts) })),
-          model: body.model,
-          usage: { prompt_tokens: input.length, total_tokens: input.length },
-        }),
-      );
-    })();
+      writeJson(res, 200, {
+        object: 'list',
+        data: input.map((text, index) => ({ object: 'embedding', index, embedding: embedText(text, concepts) })),
+        model: body.model,
+        usage: { prompt_tokens: input.length, total_tokens: input.length },
+      });
+    },
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  state.baseURL = `http://127.0.0.1:${port}/v1`;
-  state.close = () =>
-    new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    });
+  state.baseURL = `${server.origin}/v1`;
+  state.close = server.close;
   return state;
 }

@@ -1,4 +1,7 @@
-// The tool catalogue of bench/scale's fixture servers: deterministic, real-shaped.
+// The one generator of real-shaped tool catalogues (verb × noun, a few typed fields, plain-English
+// descriptions), deterministic, for benchmarks (bench/scale's fixture MCP servers) and tests
+// (defer's catalogue). Plain JavaScript so `node bench/...` runs it on Node 20 without a build;
+// types in tool-catalog.d.mts.
 const VERBS = [
   'create',
   'list',
@@ -49,11 +52,14 @@ const FIELDS = [
   ['since', 'string', 'Only {noun}s changed after this ISO date.'],
 ];
 
-/** The k-th tool of a service: name, description and input schema. */
-export function fixtureTool(service, k) {
+/**
+ * The k-th tool of a service: name, description and input schema. Nouns cycle after verbs, unless
+ * `options.noun` fixes one noun for the service (then the name repeats with a `_vN` suffix).
+ */
+export function fixtureTool(service, k, options = {}) {
   const verb = VERBS[k % VERBS.length];
-  const noun = NOUNS[Math.floor(k / VERBS.length) % NOUNS.length];
-  const round = Math.floor(k / (VERBS.length * NOUNS.length));
+  const noun = options.noun ?? NOUNS[Math.floor(k / VERBS.length) % NOUNS.length];
+  const round = Math.floor(k / (VERBS.length * (options.noun === undefined ? NOUNS.length : 1)));
   const name = `${verb}_${noun}${round > 0 ? `_v${round}` : ''}`;
   const readable = noun.replace(/_/g, ' ');
   const properties = {};
@@ -74,6 +80,6 @@ export function fixtureTool(service, k) {
 }
 
 /** The first `count` tools of a service. */
-export function fixtureTools(service, count) {
-  return Array.from({ length: count }, (_, k) => fixtureTool(service, k));
+export function fixtureTools(service, count, options = {}) {
+  return Array.from({ length: count }, (_, k) => fixtureTool(service, k, options));
 }

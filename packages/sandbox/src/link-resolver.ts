@@ -1,13 +1,18 @@
 import { lstatSync, realpathSync } from 'node:fs';
 import { relative, sep } from 'node:path';
 
+/** Where a workspace path really leads: a workspace-relative path, `outside` the workspace, or `unknown`. */
+export type LinkResolution = string | 'outside' | 'unknown';
+
 /**
  * A symlink resolver for a workspace on the local disk: follows every link of a normalized
  * workspace-relative path, component by component, and returns the real workspace-relative path,
  * `outside` when a link leaves the workspace, or `unknown` when a link cannot be resolved (a
  * dangling link, a loop, a permission error). Parts that do not exist yet are taken as written.
+ * Shared by every tool that judges a write target (file tools, the shell's command policy), so
+ * they agree on where a path leads.
  */
-export function createLinkResolver(root: string): (normalized: string) => string | 'outside' | 'unknown' {
+export function createLinkResolver(root: string): (normalized: string) => LinkResolution {
   return (normalized) => {
     let realRoot: string;
     try {

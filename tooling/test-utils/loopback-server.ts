@@ -1,4 +1,5 @@
-// A minimal loopback HTTP server for wire-level tests: binds 127.0.0.1 on a free port, records every
+// The one loopback HTTP server of wire-level tests (provider stand-ins in defer, compactor and
+// discovery are routes on it): binds 127.0.0.1 on a free port, records every
 // request (method, path, headers, parsed JSON body) and answers with a handler. Never listens beyond
 // loopback; `close()` ends open connections so a test run never hangs on it.
 import { createServer } from 'node:http';
