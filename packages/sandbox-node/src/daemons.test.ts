@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NodeSandboxConfig } from '@aibuddy/sandbox';
+import type { NodeSandboxConfig } from './config.js';
 import { createNodeSandbox } from './node-sandbox.js';
 import { processAlive } from './process-group.js';
 

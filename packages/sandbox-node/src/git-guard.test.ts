@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NodeSandboxConfig } from '@aibuddy/sandbox';
+import type { NodeSandboxConfig } from './config.js';
 import { createNodeSandbox } from './node-sandbox.js';
 
 let base: string;
