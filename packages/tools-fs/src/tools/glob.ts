@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { toFsToolError } from '../errors.js';
 import type { FsRunContext } from '../fs-context.js';
 import type { FilesystemLimits } from '../limits.js';
+import { optionalCount } from './schema-parts.js';
 
 /**
  * The input schema of `glob`, as the model sees it (its bounds come from the run's limits).
@@ -17,13 +18,12 @@ export function globInputSchema(limits: FilesystemLimits) {
       .min(1, 'pattern is empty: give a glob such as "**/*.ts".')
       .describe('Glob pattern, relative to path; without "/" it matches names at any depth.'),
     path: z.string().optional().describe('Folder to search in, relative to the workspace root (default the root).'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(maxGlobFiles, `limit is at most ${maxGlobFiles}; narrow the pattern instead.`)
-      .optional()
-      .describe(`Files at most (default ${globFiles}).`),
+    limit: optionalCount(
+      1,
+      maxGlobFiles,
+      `limit is at most ${maxGlobFiles}; narrow the pattern instead.`,
+      `Files at most (default ${globFiles}).`,
+    ),
   });
 }
 

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { toFsToolError } from '../errors.js';
 import type { FsRunContext } from '../fs-context.js';
 import type { FilesystemLimits } from '../limits.js';
+import { optionalCount } from './schema-parts.js';
 import { clip } from '../text.js';
 
 /** How `grep` reports. */
@@ -29,21 +30,19 @@ export function grepInputSchema(limits: FilesystemLimits) {
       .enum(['content', 'files_with_matches', 'count'])
       .optional()
       .describe('content (default), files_with_matches, or count.'),
-    context: z
-      .number()
-      .int()
-      .min(0)
-      .max(maxGrepContext, `context is at most ${maxGrepContext} lines.`)
-      .optional()
-      .describe('Lines of context before and after each match (content mode).'),
+    context: optionalCount(
+      0,
+      maxGrepContext,
+      `context is at most ${maxGrepContext} lines.`,
+      'Lines of context before and after each match (content mode).',
+    ),
     ignore_case: z.boolean().optional().describe('Case-insensitive search.'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(maxGrepResults, `limit is at most ${maxGrepResults}; narrow the search instead.`)
-      .optional()
-      .describe(`Matches (content) or files (other modes) at most (default ${grepResults}).`),
+    limit: optionalCount(
+      1,
+      maxGrepResults,
+      `limit is at most ${maxGrepResults}; narrow the search instead.`,
+      `Matches (content) or files (other modes) at most (default ${grepResults}).`,
+    ),
   });
 }
 

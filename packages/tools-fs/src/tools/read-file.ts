@@ -6,6 +6,7 @@ import { toFsToolError } from '../errors.js';
 import { snapshotOf } from '../fs-context.js';
 import type { FsRunContext } from '../fs-context.js';
 import type { FilesystemLimits } from '../limits.js';
+import { optionalCount } from './schema-parts.js';
 import { formatBytes } from '../format.js';
 import { numberLines } from '../text.js';
 
@@ -26,13 +27,12 @@ export function readFileInputSchema(limits: FilesystemLimits) {
       .min(1, 'offset is 1-based: the first line is 1.')
       .optional()
       .describe('First line to read, 1-based (default 1).'),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(maxReadLines, `limit is at most ${maxReadLines} lines; read further windows with offset.`)
-      .optional()
-      .describe(`Lines to read (default ${readLines}, at most ${maxReadLines}).`),
+    limit: optionalCount(
+      1,
+      maxReadLines,
+      `limit is at most ${maxReadLines} lines; read further windows with offset.`,
+      `Lines to read (default ${readLines}, at most ${maxReadLines}).`,
+    ),
   });
 }
 
