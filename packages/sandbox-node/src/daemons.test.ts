@@ -7,11 +7,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemTool } from '@aibuddy/test-utils/system-tools';
 import type { NodeSandboxConfig } from './config.js';
 import { createNodeSandbox } from './node-sandbox.js';
 import { processAlive } from './process-group.js';
+
 // Needs bwrap: skipped with the reason where missing, required in CI (see system-tools.ts).
-import { systemTool } from '@aibuddy/test-utils/system-tools';
 const bwrap = systemTool('bwrap');
 
 let root: string;

@@ -4,11 +4,12 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemTool } from '@aibuddy/test-utils/system-tools';
 import { SandboxUnavailableError } from '@aibuddy/sandbox';
 import { createNodeSandbox, type NodeSandbox } from './node-sandbox.js';
 import { processAlive } from './process-group.js';
+
 // Needs bwrap: skipped with the reason where missing, required in CI (see system-tools.ts).
-import { systemTool } from '@aibuddy/test-utils/system-tools';
 const bwrap = systemTool('bwrap');
 
 const TIMEOUT = 300;
