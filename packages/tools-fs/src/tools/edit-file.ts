@@ -155,13 +155,13 @@ export function createEditFileTool(run: FsRunContext): ToolDefinition<EditFileIn
       'If it is not found exactly, a match that differs only in whitespace, line endings or Unicode spaces is used when it is unique. ' +
       'Refuses when the file changed on disk since you read it. Returns the edited region with line numbers, and size, line count and SHA-256 verified by reading back.',
     inputSchema: editFileInputSchema(),
-    impact: (input) =>
+    impact: (input: EditFileInput) =>
       sensitivePathImpact(input.path, 'Editing', {
         type: run.sandbox.type,
         root: run.sandbox.root,
         protectedPaths: run.protectedPaths,
       }),
-    execute: (input, { signal }) =>
+    execute: (input: EditFileInput, { signal }) =>
       run.lock.run(input.path, async () => {
         const replaceAll = input.replace_all === true;
         if (input.old_text === input.new_text) {

@@ -68,13 +68,13 @@ export function createWriteFileTool(run: FsRunContext): ToolDefinition<WriteFile
       'Writes a whole file (creating parent folders), atomically, then reads it back and reports size, line count and SHA-256. ' +
       'To overwrite an existing file, read it first in this run; to change part of a file, prefer edit_file.',
     inputSchema: writeFileInputSchema(run.limits),
-    impact: (input) =>
+    impact: (input: WriteFileInput) =>
       sensitivePathImpact(input.path, 'Writing', {
         type: run.sandbox.type,
         root: run.sandbox.root,
         protectedPaths: run.protectedPaths,
       }),
-    execute: (input, { signal }) =>
+    execute: (input: WriteFileInput, { signal }) =>
       run.lock.run(input.path, async () => {
         let before: ReadFileResult | undefined;
         let existed = false;
