@@ -150,7 +150,7 @@ function fit(lines: string[], budget: number): { lines: string[]; cut: number } 
 
 /** Creates `grep`. */
 export function createGrepTool(run: FsRunContext): ToolDefinition<GrepInput, GrepOutput> {
-  const { grepResults, maxGrepResults, maxGrepContext, grepScan, grepChars, grepLineChars } = run.limits;
+  const { grepResults, grepScan, grepChars, grepLineChars } = run.limits;
   return defineTool({
     name: 'grep',
     description:
