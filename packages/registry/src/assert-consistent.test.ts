@@ -106,3 +106,51 @@ describe('assertConsistent', () => {
     expect(() => assertConsistent(input)).toThrow(/\(6 problems\); refusing to start/);
   });
 });
+
+describe("assertConsistent with scope: 'given' (a host that composes some groups)", () => {
+  const fsOnly = [{ key: 'filesystem', toolNames: ['ls', 'read_file', 'write_file', 'edit_file', 'glob', 'grep'] }];
+
+  it('accepts one built-in group against the full built-in tables', () => {
+    expect(() =>
+      assertConsistent({ configs: fsOnly, metas: TOOL_CONFIG_METAS, nameMap: TOOL_NAME_MAP, scope: 'given' }),
+    ).not.toThrow();
+  });
+
+  it('still reports the orphans of the full tables without it (the host check)', () => {
+    const problems = problemsOf({ configs: fsOnly, metas: TOOL_CONFIG_METAS, nameMap: TOOL_NAME_MAP });
+    expect(problems.map((p) => p.kind)).toContain('meta-without-config');
+    expect(problems.map((p) => p.kind)).toContain('tool-maps-to-missing-config');
+  });
+
+  it('finds a given group without meta', () => {
+    const problems = problemsOf({ ...base, metas: { fs: meta, ghost: meta }, scope: 'given' });
+    expect(problems).toEqual([expect.objectContaining({ kind: 'config-without-meta', configKey: 'shell' })]);
+  });
+
+  it('finds a tool of a given group missing from the map', () => {
+    const problems = problemsOf({
+      ...base,
+      configs: [{ key: 'fs', toolNames: ['ls', 'read_file', 'glob'] }, base.configs[1]!],
+      scope: 'given',
+    });
+    expect(problems).toEqual([expect.objectContaining({ kind: 'tool-missing-from-map', toolName: 'glob' })]);
+  });
+
+  it('finds a tool of a given group that the map sends to a group not given', () => {
+    const problems = problemsOf({ ...base, nameMap: { ...base.nameMap, execute: 'elsewhere' }, scope: 'given' });
+    expect(problems).toEqual([
+      expect.objectContaining({ kind: 'tool-maps-to-wrong-config', toolName: 'execute', configKey: 'elsewhere' }),
+    ]);
+    expect(problems[0]?.message).toContain('"shell"');
+  });
+
+  it('finds a name the map gives to a given group that does not yield it', () => {
+    const problems = problemsOf({ ...base, nameMap: { ...base.nameMap, grep: 'fs' }, scope: 'given' });
+    expect(problems).toEqual([expect.objectContaining({ kind: 'tool-maps-to-wrong-config', toolName: 'grep', configKey: 'fs' })]);
+  });
+
+  it('finds duplicates among the given groups', () => {
+    const problems = problemsOf({ ...base, configs: [...base.configs, { key: 'x', toolNames: ['ls'] }], scope: 'given' });
+    expect(problems.map((p) => p.kind)).toEqual(expect.arrayContaining(['tool-in-several-configs', 'config-without-meta']));
+  });
+});

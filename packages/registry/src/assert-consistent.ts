@@ -10,10 +10,18 @@ export interface ConsistencyInput {
   metas: Readonly<Record<string, ToolConfigMeta>>;
   /** Tool name → config key. */
   nameMap: Readonly<Record<string, string>>;
+  /**
+   * What the tables must match. `'all'` (default): `metas` and `nameMap` describe exactly `configs`,
+   * so an entry without a config is an orphan — the host that composes every group checks this way.
+   * `'given'`: the tables may describe more groups than `configs` (the built-in `TOOL_CONFIG_METAS`
+   * and `TOOL_NAME_MAP` for a team that uses one or two groups); only entries that concern the given
+   * configs are checked, and every check on those still applies.
+   */
+  scope?: 'all' | 'given';
 }
 
 /** Lists every mismatch between configs, metas and the name map (empty when consistent). */
-export function findConsistencyProblems({ configs, metas, nameMap }: ConsistencyInput): ConsistencyProblem[] {
+export function findConsistencyProblems({ configs, metas, nameMap, scope = 'all' }: ConsistencyInput): ConsistencyProblem[] {
   const problems: ConsistencyProblem[] = [];
   const byKey = new Map<string, Pick<ServerToolConfig, 'key' | 'toolNames'>>();
   for (const config of configs) {
@@ -36,7 +44,7 @@ export function findConsistencyProblems({ configs, metas, nameMap }: Consistency
     }
   }
   for (const key of Object.keys(metas)) {
-    if (!byKey.has(key)) {
+    if (!byKey.has(key) && scope === 'all') {
       problems.push({
         kind: 'meta-without-config',
         configKey: key,
@@ -69,14 +77,17 @@ export function findConsistencyProblems({ configs, metas, nameMap }: Consistency
   }
   for (const [toolName, key] of Object.entries(nameMap)) {
     const config = byKey.get(key);
-    if (!config) {
+    // With a partial host, an entry for a group it does not compose is not its business, unless
+    // one of its groups yields that name (then the map points it at the wrong group).
+    if (!config && scope === 'given' && !owners.has(toolName)) continue;
+    if (!config && scope === 'all') {
       problems.push({
         kind: 'tool-maps-to-missing-config',
         toolName,
         configKey: key,
         message: `the name map sends tool "${toolName}" to config "${key}", which does not exist.`,
       });
-    } else if (!config.toolNames.includes(toolName)) {
+    } else if (!config?.toolNames.includes(toolName)) {
       const actual = owners.get(toolName);
       problems.push({
         kind: 'tool-maps-to-wrong-config',

@@ -10,8 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxError, SandboxPathError } from '@aibuddy/sandbox';
-import { bubblewrapProblem } from './isolation.js';
 import { createNodeSandbox, type NodeSandbox } from './node-sandbox.js';
+// Needs bwrap and rg: skipped with the reason where missing, required in CI (see system-tools.ts).
+import { systemTool } from '@aibuddy/test-utils/system-tools';
+const bwrap = systemTool('bwrap');
+const rg = systemTool('rg');
 
 const MARKER = `OUTSIDE-MARKER-${randomBytes(8).toString('hex')}`;
 const ROUNDS = 120; // each round runs every operation; x3 configurations
@@ -147,7 +150,7 @@ const configurations = [
 
 describe('confinement under a racing symlink swap', () => {
   for (const config of configurations) {
-    const skip = config.needsBwrap === true && bubblewrapProblem('bwrap') !== undefined;
+    const skip = (config.needsBwrap === true && bwrap.skip) || (config.options.ripgrepPath !== false && rg.skip);
     it.skipIf(skip)(`${config.name}: 0 outside reads, 0 outside writes`, { timeout: 180_000 }, async () => {
       const sandbox: NodeSandbox = await createNodeSandbox({ type: 'node', root: ws, ...config.options, killGraceMs: 200 });
       const tally: Tally = { ok: 0, refused: 0, otherErrors: 0 };

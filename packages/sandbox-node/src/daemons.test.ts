@@ -7,9 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { NodeSandboxConfig } from '@aibuddy/sandbox';
+import { systemTool } from '@aibuddy/test-utils/system-tools';
+import type { NodeSandboxConfig } from './config.js';
 import { createNodeSandbox } from './node-sandbox.js';
 import { findProcesses, survivors } from './__fixtures__/find-processes.js';
+
+// Needs bwrap: skipped with the reason where missing, required in CI (see system-tools.ts).
+const bwrap = systemTool('bwrap');
 
 let root: string;
 // A distinct number per run so parallel test files never see each other's sleepers.
@@ -49,6 +53,10 @@ const MODES: [string, Partial<NodeSandboxConfig>, string][] = [
 ];
 
 describe.each(MODES)('daemons, %s', (_name, mode, expected) => {
+  if (mode.isolation === 'required' && bwrap.skip) {
+    it.skip(`${bwrap.reason}`, () => {});
+    return;
+  }
   const offset = expected === 'bubblewrap' ? 0 : 100;
 
   it('the mode is reported as tree-killing', async () => {

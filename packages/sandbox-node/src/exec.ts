@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
-import type { ExecOptions, ExecResult, IsolationMode } from '@aibuddy/sandbox';
+import type { ExecOptions, ExecResult } from '@aibuddy/sandbox';
+import type { IsolationMode } from './config.js';
 import { SandboxArgumentError, SandboxUnavailableError } from '@aibuddy/sandbox';
 import { CappedOutput } from './capped-output.js';
 import { bubblewrapArgs, nodeInstallPrefix } from './bwrap-args.js';

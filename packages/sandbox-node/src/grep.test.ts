@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxArgumentError } from '@aibuddy/sandbox';
 import { createNodeSandbox, type NodeSandbox } from './node-sandbox.js';
+// Needs rg: skipped with the reason where missing, required in CI (see system-tools.ts).
+import { systemTool } from '@aibuddy/test-utils/system-tools';
+const rg = systemTool('rg');
 
 let root: string;
 const engines: Record<'ripgrep' | 'javascript', NodeSandbox> = {} as never;
@@ -21,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 for (const engine of ['ripgrep', 'javascript'] as const) {
-  describe(`grep (${engine})`, () => {
+  describe.skipIf(engine === 'ripgrep' && rg.skip)(`grep (${engine})`, () => {
     it('reports the engine, context lines, and skips binary files', async () => {
       const result = await engines[engine].grep('MATCH', { path: 'ctx.txt', context: 1 });
       expect(result.engine).toBe(engine);

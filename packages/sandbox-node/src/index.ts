@@ -1,3 +1,4 @@
+export type { IsolationMode, NodeSandboxConfig, ResourceLimits } from './config.js';
 export {
   createNodeSandbox,
   NodeSandbox,

@@ -13,12 +13,12 @@ import type {
   ISandbox,
   LsOptions,
   LsResult,
-  NodeSandboxConfig,
   ReadFileOptions,
   ReadFileResult,
   WriteFileOptions,
   WriteFileResult,
 } from '@aibuddy/sandbox';
+import type { NodeSandboxConfig } from './config.js';
 import { SandboxArgumentError, SandboxNotAFileError, SandboxNotFoundError, SandboxPathError } from '@aibuddy/sandbox';
 import { closeDir, fdPath } from './fd-path.js';
 import { throwIfAborted } from './abort.js';

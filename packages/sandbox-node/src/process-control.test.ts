@@ -4,10 +4,14 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { systemTool } from '@aibuddy/test-utils/system-tools';
 import { SandboxUnavailableError } from '@aibuddy/sandbox';
 import { createNodeSandbox, type NodeSandbox } from './node-sandbox.js';
 import { processAlive } from './process-group.js';
 import { findProcesses } from './__fixtures__/find-processes.js';
+
+// Needs bwrap: skipped with the reason where missing, required in CI (see system-tools.ts).
+const bwrap = systemTool('bwrap');
 
 const TIMEOUT = 300;
 const GRACE = 250;
@@ -24,7 +28,8 @@ let unconfined: NodeSandbox;
 beforeEach(async () => {
   root = mkdtempSync(join(tmpdir(), 'aibuddy-proc-'));
   const common = { type: 'node', root, killGraceMs: GRACE, exitDrainMs: DRAIN, defaultTimeoutMs: TIMEOUT } as const;
-  sandbox = await createNodeSandbox({ ...common, isolation: 'required' });
+  // Bubblewrap where it is installed; the tests that use this sandbox are skipped without it.
+  sandbox = await createNodeSandbox({ ...common, isolation: bwrap.available ? 'required' : 'off' });
   // A plain process group (no PID namespace), so `echo $$` is a host pid these tests can check.
   unconfined = await createNodeSandbox({ ...common, isolation: 'off', pidNamespace: false, maxOutputBytes: 64 * 1024 });
 });
@@ -55,7 +60,7 @@ describe('timeout and grace', () => {
     expect(processAlive(pidFrom('pid'))).toBe(false);
   });
 
-  it('under bubblewrap too (found by command line)', async () => {
+  it.skipIf(bwrap.skip)('under bubblewrap too (found by command line)', async () => {
     let seen: number[] = [];
     let poll: NodeJS.Timeout | undefined;
     const { value, ms } = await timed(() =>
@@ -102,7 +107,7 @@ describe('leftover background processes', () => {
     expect(processAlive(pidFrom('pid'))).toBe(false);
   });
 
-  it('a setsid daemon under bubblewrap dies with the command (own PID namespace)', async () => {
+  it.skipIf(bwrap.skip)('a setsid daemon under bubblewrap dies with the command (own PID namespace)', async () => {
     let seen: number[] = [];
     const { value, ms } = await timed(() =>
       sandbox.exec('setsid sleep 604 > /dev/null 2>&1 < /dev/null & sleep 0.1; echo started; sleep 30', {
@@ -118,7 +123,7 @@ describe('leftover background processes', () => {
     expect(findProcesses('sleep', '604')).toEqual([]);
   });
 
-  it('a setsid daemon under bubblewrap dies when the command exits normally', async () => {
+  it.skipIf(bwrap.skip)('a setsid daemon under bubblewrap dies when the command exits normally', async () => {
     const { value, ms } = await timed(() =>
       sandbox.exec('setsid sleep 605 > /dev/null 2>&1 < /dev/null & sleep 0.1; echo bye', { timeoutMs: 20_000 }),
     );
@@ -235,6 +240,9 @@ describe('environment and isolation choice', () => {
     });
     expect(await plain.exec('echo hi')).toMatchObject({ stdout: 'hi\n', isolation: 'none' });
     expect(plain.describe()).toMatchObject({ mode: 'none', killsTree: false });
+  });
+
+  it.skipIf(bwrap.skip)('required runs under bubblewrap and says so', async () => {
     expect((await sandbox.exec('echo hi')).isolation).toBe('bubblewrap');
     expect(sandbox.describe()).toMatchObject({ mode: 'bubblewrap', killsTree: true });
   });

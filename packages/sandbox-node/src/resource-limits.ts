@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { ResourceLimits } from '@aibuddy/sandbox';
+import type { ResourceLimits } from './config.js';
 
 /**
  * Processes (and threads) one command may run at once: far above what `make -j`, test runners

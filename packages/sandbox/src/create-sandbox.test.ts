@@ -10,7 +10,8 @@ describe('createSandbox', () => {
   it('node gives a working adapter (loaded from @aibuddy/sandbox-node)', async () => {
     const root = mkdtempSync(join(tmpdir(), 'aibuddy-create-'));
     try {
-      const sandbox = await createSandbox({ type: 'node', root, isolation: 'off' });
+      // `isolation` is the Node adapter's option: typed once `@aibuddy/sandbox-node` is imported (not in the spec's own build).
+      const sandbox = await createSandbox({ type: 'node', root, isolation: 'off' } as SandboxConfig);
       expect(sandbox.type).toBe('node');
       await sandbox.writeFile('x.txt', 'hello');
       expect((await sandbox.readFile('x.txt')).content).toBe('hello');

@@ -1,5 +1,5 @@
 import { SandboxUnavailableError } from './errors.js';
-import type { ISandbox, NodeSandboxConfig, SandboxConfig, SandboxType } from './types.js';
+import type { ISandbox, NodeSandboxBaseConfig, SandboxConfig, SandboxType } from './types.js';
 
 /** The backends that have a working adapter (`@aibuddy/sandbox-node`). */
 export const AVAILABLE_SANDBOX_TYPES: readonly SandboxType[] = ['node'];
@@ -7,8 +7,11 @@ export const AVAILABLE_SANDBOX_TYPES: readonly SandboxType[] = ['node'];
 /** Opens a sandbox from its config: what an adapter package exports (for example `createNodeSandbox`). */
 export type SandboxFactory<C extends { type: SandboxType } = SandboxConfig> = (config: C) => Promise<ISandbox>;
 
-/** A function that opens a Node sandbox from its config (what `@aibuddy/sandbox-node` exports). */
-export type NodeSandboxFactory = SandboxFactory<NodeSandboxConfig>;
+/**
+ * A function that opens a Node sandbox from its config (what `@aibuddy/sandbox-node` exports). It
+ * receives the whole config given to `createSandbox`; its own options are the adapter's business.
+ */
+export type NodeSandboxFactory = SandboxFactory<NodeSandboxBaseConfig>;
 
 /** Adapters passed to `createSandbox` explicitly, by backend type. */
 export interface SandboxAdapters {
@@ -58,7 +61,7 @@ export async function createSandbox(config: SandboxConfig, options: CreateSandbo
   const type = (config as { type?: unknown } | undefined)?.type;
   if (type === 'node') {
     const factory = options.adapters?.node ?? (await importNodeAdapter());
-    return factory(config as NodeSandboxConfig);
+    return factory(config as NodeSandboxBaseConfig);
   }
   if (type === 'daytona' || type === 'e2b') {
     const factory = options.adapters?.[type];

@@ -266,69 +266,26 @@ export interface ISandbox {
   close?(): Promise<void>;
 }
 
-/** How `exec` is isolated at the OS level. */
-export type IsolationMode = 'auto' | 'off' | 'required';
-
-/** Config of the Node adapter. */
-export interface NodeSandboxConfig {
+/**
+ * What the spec knows of a Node sandbox config: where the workspace is. The full config, with
+ * isolation, limits and timeouts (`NodeSandboxConfig`), belongs to `@aibuddy/sandbox-node`, which
+ * adds it to {@link SandboxConfigMap} so that `createSandbox` checks every option once that
+ * package is imported.
+ */
+export interface NodeSandboxBaseConfig {
+  /** Always `node`. */
   type: 'node';
   /** The workspace root on the local disk. */
   root: string;
-  /** OS isolation of `exec` (default `auto`). */
-  isolation?: IsolationMode;
-  /** Host environment variable names that commands may inherit (default: PATH, HOME, LANG, TERM, ...). */
-  inheritEnv?: readonly string[];
-  /** Default `exec` timeout (ms). */
-  defaultTimeoutMs?: number;
-  /** Grace between SIGTERM and SIGKILL (ms). */
-  killGraceMs?: number;
-  /** Cap on captured output per stream (bytes). */
-  maxOutputBytes?: number;
-  /** After a command exits, how long its pipes may drain before leftover background processes are ended (ms). */
-  exitDrainMs?: number;
-  /** Time bound of `glob` and `grep` (ms); past it they return what they found with `truncated`. */
-  searchTimeoutMs?: number;
-  /** Time bound of one `readFile` (ms); past it the read returns the lines it has, with `stopped` saying so. */
-  readTimeoutMs?: number;
-  /** The ripgrep binary `grep` uses (default `rg` on PATH); `false` forces the JavaScript engine. */
-  ripgrepPath?: string | false;
-  /** The bubblewrap binary used for isolation (default `bwrap` on PATH). */
-  bubblewrapPath?: string;
-  /**
-   * Per-command resource bounds (processes, data memory, file size, open files); each field
-   * defaults to a sensible bound, `false` lifts one, `resourceLimits: false` lifts all.
-   */
-  resourceLimits?: ResourceLimits | false;
-  /**
-   * Extra host paths mounted read-only under bubblewrap (for toolchains outside /usr, /opt and
-   * Node's own install folder, e.g. `~/.pyenv`). Nothing else of the host outside the system
-   * folders is visible to commands.
-   */
-  readOnlyPaths?: readonly string[];
-  /**
-   * After every command, check every `.git` folder of the workspace (top level and nested) and
-   * undo what could make the host's next `git` run planted code (default true).
-   */
-  protectGit?: boolean;
-  /**
-   * Without bubblewrap (isolation `off`, or `auto` where it is missing), run each command in its
-   * own PID namespace when the OS allows, so its whole tree dies with the call and with the host
-   * (default true). `false` leaves a plain process group with a best-effort daemon sweep.
-   */
-  pidNamespace?: boolean;
 }
 
-/** Per-command resource bounds of the Node adapter; `false` lifts one bound. */
-export interface ResourceLimits {
-  /** Processes and threads one command may run at once (default 1,024). */
-  processes?: number | false;
-  /** Data memory per process in bytes (RLIMIT_DATA; default 2 GiB). */
-  memoryBytes?: number | false;
-  /** Largest file a command may write, in bytes (default 4 GiB). */
-  fileSizeBytes?: number | false;
-  /** Open files per process (default 8,192). */
-  openFiles?: number | false;
-}
+/**
+ * Adapter configs by backend. Each adapter package adds its own by declaration merging
+ * (`declare module '@aibuddy/sandbox' { interface SandboxConfigMap { node: NodeSandboxConfig } }`),
+ * so the spec never depends on an adapter and `createSandbox` is typed by the adapters installed.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by adapter packages through declaration merging
+export interface SandboxConfigMap {}
 
 /**
  * The config of a backend whose adapter lives in its own package (for example `DaytonaSandboxConfig`
@@ -341,5 +298,5 @@ export interface RemoteSandboxConfig {
   [option: string]: unknown;
 }
 
-/** Any sandbox config. */
-export type SandboxConfig = NodeSandboxConfig | RemoteSandboxConfig;
+/** Any sandbox config: the spec's own forms plus every config an installed adapter declares. */
+export type SandboxConfig = NodeSandboxBaseConfig | RemoteSandboxConfig | SandboxConfigMap[keyof SandboxConfigMap];

@@ -37,6 +37,10 @@ describe('the filesystem config', () => {
     const filesystemMeta = { filesystem: TOOL_CONFIG_METAS.filesystem };
     const nameMap = Object.fromEntries(Object.entries(TOOL_NAME_MAP).filter(([, key]) => key === 'filesystem'));
     expect(() => assertConsistent({ configs: [filesystemToolConfig], metas: filesystemMeta, nameMap })).not.toThrow();
+    // A team that uses only this group checks it against the full built-in tables.
+    expect(() =>
+      assertConsistent({ configs: [filesystemToolConfig], metas: TOOL_CONFIG_METAS, nameMap: TOOL_NAME_MAP, scope: 'given' }),
+    ).not.toThrow();
   });
 
   it('tells the model the limits and to verify after writing', async () => {

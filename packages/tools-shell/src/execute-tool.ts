@@ -58,16 +58,6 @@ export interface ExecuteToolOptions {
   commandPolicy?: CommandPolicy;
 }
 
-/** The input of `execute`. */
-export interface ExecuteInput {
-  /** The shell command line. */
-  command: string;
-  /** Timeout in seconds. */
-  timeout?: number | undefined;
-  /** Working directory, workspace-relative. */
-  cwd?: string | undefined;
-}
-
 /** Default timeout of `execute` (ms). */
 export const DEFAULT_EXECUTE_TIMEOUT_MS = 120_000;
 /** Largest timeout of `execute` (ms). */
@@ -85,6 +75,41 @@ const DEFAULT_MAX_RAW_CHARS = 8_000_000;
 export const EXECUTE_MAX_COMMAND_BYTES = 128 * 1024 - 1;
 /** Largest delay a Node timer can hold (a longer one fires after 1 ms). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The input schema of `execute`, as the model sees it (the timeout bounds come from the tool's
+ * options). `ExecuteInput` is derived from it, so the schema is the one source of the input's shape.
+ */
+export function executeInputSchema({ defaultTimeoutMs, maxTimeoutMs }: { defaultTimeoutMs: number; maxTimeoutMs: number }) {
+  const maxSeconds = maxTimeoutMs / 1000;
+  return z.object({
+    command: z
+      .string()
+      .trim()
+      .min(1, 'command is empty: give the shell command line to run.')
+      .refine(
+        (command) => !command.includes('\0'),
+        'command contains a NUL byte (\\0), which no shell command can carry: remove it.',
+      )
+      .refine(
+        (command) => Buffer.byteLength(command, 'utf8') <= EXECUTE_MAX_COMMAND_BYTES,
+        `command is over ${EXECUTE_MAX_COMMAND_BYTES} bytes, the operating system's limit for one argument: write the script to a file with write_file and run that file.`,
+      )
+      .describe('The shell command line to run (bash syntax).'),
+    timeout: z
+      .number()
+      .positive('timeout must be a positive number of seconds.')
+      .max(maxSeconds, `timeout is in seconds and at most ${maxSeconds} (${formatDuration(maxTimeoutMs)}).`)
+      .optional()
+      .describe(
+        `Timeout in SECONDS (default ${defaultTimeoutMs / 1000}, at most ${maxSeconds}). The command and its child processes are killed when it passes.`,
+      ),
+    cwd: z.string().min(1).optional().describe('Working directory, relative to the workspace root (default: the root).'),
+  });
+}
+
+/** The input of `execute` (derived from {@link executeInputSchema}). */
+export type ExecuteInput = z.output<ReturnType<typeof executeInputSchema>>;
 
 function sandboxError(error: unknown, input: ExecuteInput, stopped: boolean): ToolError {
   const toolName = 'execute';
@@ -171,30 +196,7 @@ export function createExecuteTool(
       ...(options.impactRules ? { rules: options.impactRules } : {}),
     });
 
-  const inputSchema = z.object({
-    command: z
-      .string()
-      .trim()
-      .min(1, 'command is empty: give the shell command line to run.')
-      .refine(
-        (command) => !command.includes('\0'),
-        'command contains a NUL byte (\\0), which no shell command can carry: remove it.',
-      )
-      .refine(
-        (command) => Buffer.byteLength(command, 'utf8') <= EXECUTE_MAX_COMMAND_BYTES,
-        `command is over ${EXECUTE_MAX_COMMAND_BYTES} bytes, the operating system's limit for one argument: write the script to a file with write_file and run that file.`,
-      )
-      .describe('The shell command line to run (bash syntax).'),
-    timeout: z
-      .number()
-      .positive('timeout must be a positive number of seconds.')
-      .max(maxSeconds, `timeout is in seconds and at most ${maxSeconds} (${formatDuration(maxTimeoutMs)}).`)
-      .optional()
-      .describe(
-        `Timeout in SECONDS (default ${defaultTimeoutMs / 1000}, at most ${maxSeconds}). The command and its child processes are killed when it passes.`,
-      ),
-    cwd: z.string().min(1).optional().describe('Working directory, relative to the workspace root (default: the root).'),
-  });
+  const inputSchema = executeInputSchema({ defaultTimeoutMs, maxTimeoutMs });
 
   return defineTool({
     name: 'execute',
@@ -205,8 +207,8 @@ export function createExecuteTool(
       `Commands are killed after timeout seconds (default ${defaultTimeoutMs / 1000}, max ${maxSeconds}). ` +
       'Use the file tools, not cat/sed/echo, to read and edit files.',
     inputSchema,
-    impact: (input: ExecuteInput) => policy.assess(input.command, { cwd: input.cwd }),
-    execute: (input: ExecuteInput, context: ToolExecutionContext) =>
+    impact: (input) => policy.assess(input.command, { cwd: input.cwd }),
+    execute: (input, context) =>
       runExecute(sandbox, input, context, {
         defaultTimeoutMs,
         graceMs,

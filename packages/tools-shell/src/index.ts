@@ -8,6 +8,7 @@ export {
   EXECUTE_GRACE_MS,
   EXECUTE_MAX_COMMAND_BYTES,
   EXECUTE_MAX_MODEL_CHARS,
+  executeInputSchema,
   MAX_EXECUTE_TIMEOUT_MS,
 } from './execute-tool.js';
 export type { ExecuteInput, ExecuteToolOptions } from './execute-tool.js';

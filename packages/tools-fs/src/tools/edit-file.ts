@@ -14,17 +14,27 @@ import { matchEdit } from '../tolerant-match.js';
 import type { Candidate, MatchRange } from '../tolerant-match.js';
 import { rereadWhole as rereadFile } from '../verify.js';
 
-/** Input of `edit_file`. */
-export interface EditFileInput {
-  /** File, workspace-relative. */
-  path: string;
-  /** The text to replace, copied from the file. */
-  old_text: string;
-  /** The replacement. */
-  new_text: string;
-  /** Replace every exact occurrence instead of exactly one. */
-  replace_all?: boolean | undefined;
+/**
+ * The input schema of `edit_file`, as the model sees it.
+ * `EditFileInput` is derived from it, so the schema is the one source of the input's shape.
+ */
+export function editFileInputSchema() {
+  return z.object({
+    path: z
+      .string()
+      .min(1, 'path is empty: give a file path relative to the workspace root.')
+      .describe('File, relative to the workspace root.'),
+    old_text: z
+      .string()
+      .min(1, 'old_text is empty: give the exact text to replace (use write_file to create a file).')
+      .describe('The text to replace, copied exactly from the file.'),
+    new_text: z.string().describe('The replacement text.'),
+    replace_all: z.boolean().optional().describe('Replace every occurrence of old_text (default false: it must be unique).'),
+  });
 }
+
+/** Input of `edit_file` (derived from {@link editFileInputSchema}). */
+export type EditFileInput = z.output<ReturnType<typeof editFileInputSchema>>;
 
 /** Raw result of `edit_file`, verified by reading the file back. */
 export interface EditFileOutput {
@@ -138,18 +148,7 @@ export function createEditFileTool(run: FsRunContext): ToolDefinition<EditFileIn
       'Replaces text in a file: old_text must occur exactly once (or set replace_all). Copy old_text from read_file output without the line-number prefix. ' +
       'If it is not found exactly, a match that differs only in whitespace, line endings or Unicode spaces is used when it is unique. ' +
       'Refuses when the file changed on disk since you read it. Returns the edited region with line numbers, and size, line count and SHA-256 verified by reading back.',
-    inputSchema: z.object({
-      path: z
-        .string()
-        .min(1, 'path is empty: give a file path relative to the workspace root.')
-        .describe('File, relative to the workspace root.'),
-      old_text: z
-        .string()
-        .min(1, 'old_text is empty: give the exact text to replace (use write_file to create a file).')
-        .describe('The text to replace, copied exactly from the file.'),
-      new_text: z.string().describe('The replacement text.'),
-      replace_all: z.boolean().optional().describe('Replace every occurrence of old_text (default false: it must be unique).'),
-    }),
+    inputSchema: editFileInputSchema(),
     impact: (input: EditFileInput) => runPathImpact(run, input.path, 'Editing'),
     execute: (input: EditFileInput, { signal }) =>
       run.lock.run(input.path, async () => {

@@ -3,16 +3,32 @@ import type { ToolDefinition } from '@aibuddy/registry';
 import { z } from 'zod';
 import { toFsToolError } from '../errors.js';
 import type { FsRunContext } from '../fs-context.js';
+import type { FilesystemLimits } from '../limits.js';
+import { optionalCount } from './schema-parts.js';
 
-/** Input of `glob`. */
-export interface GlobInput {
-  /** Glob pattern (`**\/*.ts`). */
-  pattern: string;
-  /** Folder to search in, workspace-relative. */
-  path?: string | undefined;
-  /** Files at most. */
-  limit?: number | undefined;
+/**
+ * The input schema of `glob`, as the model sees it (its bounds come from the run's limits).
+ * `GlobInput` is derived from it, so the schema is the one source of the input's shape.
+ */
+export function globInputSchema(limits: FilesystemLimits) {
+  const { globFiles, maxGlobFiles } = limits;
+  return z.object({
+    pattern: z
+      .string()
+      .min(1, 'pattern is empty: give a glob such as "**/*.ts".')
+      .describe('Glob pattern, relative to path; without "/" it matches names at any depth.'),
+    path: z.string().optional().describe('Folder to search in, relative to the workspace root (default the root).'),
+    limit: optionalCount(
+      1,
+      maxGlobFiles,
+      `limit is at most ${maxGlobFiles}; narrow the pattern instead.`,
+      `Files at most (default ${globFiles}).`,
+    ),
+  });
 }
+
+/** Input of `glob` (derived from {@link globInputSchema}). */
+export type GlobInput = z.output<ReturnType<typeof globInputSchema>>;
 
 /** Raw result of `glob`. */
 export interface GlobOutput {
@@ -48,21 +64,8 @@ export function createGlobTool(run: FsRunContext): ToolDefinition<GlobInput, Glo
       `Finds files by glob pattern (for example "*.ts", "src/**/test-*.js"), sorted by path, at most ${globFiles} per call (limit up to ${maxGlobFiles}). ` +
       'Patterns are relative to path. A pattern without "/" matches file names at any depth ("*.py" finds a.py and src/b.py, as grep\'s glob filter does); ' +
       'one with "/" matches the whole relative path ("src/*.py" only directly in src); start it with "./" to match only directly in path.',
-    inputSchema: z.object({
-      pattern: z
-        .string()
-        .min(1, 'pattern is empty: give a glob such as "**/*.ts".')
-        .describe('Glob pattern, relative to path; without "/" it matches names at any depth.'),
-      path: z.string().optional().describe('Folder to search in, relative to the workspace root (default the root).'),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(maxGlobFiles, `limit is at most ${maxGlobFiles}; narrow the pattern instead.`)
-        .optional()
-        .describe(`Files at most (default ${globFiles}).`),
-    }),
-    execute: async (input: GlobInput, { signal }) => {
+    inputSchema: globInputSchema(run.limits),
+    execute: async (input, { signal }) => {
       const path = input.path === undefined || input.path.trim() === '' ? '.' : input.path;
       const limit = input.limit ?? globFiles;
       try {

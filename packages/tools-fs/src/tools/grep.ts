@@ -4,28 +4,50 @@ import type { GrepMatch } from '@aibuddy/sandbox';
 import { z } from 'zod';
 import { toFsToolError } from '../errors.js';
 import type { FsRunContext } from '../fs-context.js';
+import type { FilesystemLimits } from '../limits.js';
+import { optionalCount } from './schema-parts.js';
 import { clip } from '../text.js';
 
 /** How `grep` reports. */
 export type GrepOutputMode = 'content' | 'files_with_matches' | 'count';
 
-/** Input of `grep`. */
-export interface GrepInput {
-  /** Regular expression. */
-  pattern: string;
-  /** File or folder to search, workspace-relative. */
-  path?: string | undefined;
-  /** Only files matching this glob. */
-  glob?: string | undefined;
-  /** Matching lines (default), file names, or counts per file. */
-  output_mode?: GrepOutputMode | undefined;
-  /** Context lines before and after each match (content mode). */
-  context?: number | undefined;
-  /** Case-insensitive. */
-  ignore_case?: boolean | undefined;
-  /** Matches (content mode) or files (other modes) at most. */
-  limit?: number | undefined;
+/**
+ * The input schema of `grep`, as the model sees it (its bounds come from the run's limits).
+ * `GrepInput` is derived from it, so the schema is the one source of the input's shape.
+ */
+export function grepInputSchema(limits: FilesystemLimits) {
+  const { grepResults, maxGrepResults, maxGrepContext } = limits;
+  return z.object({
+    pattern: z.string().min(1, 'pattern is empty: give a regular expression.').describe('Regular expression to search for.'),
+    path: z.string().optional().describe('File or folder to search, relative to the workspace root (default the root).'),
+    glob: z
+      .string()
+      .optional()
+      .describe(
+        'Only search files matching this glob, relative to path: without "/" it matches names at any depth ("*.ts"), with "/" the whole relative path ("src/**/*.py"); a leading "!" excludes.',
+      ),
+    output_mode: z
+      .enum(['content', 'files_with_matches', 'count'])
+      .optional()
+      .describe('content (default), files_with_matches, or count.'),
+    context: optionalCount(
+      0,
+      maxGrepContext,
+      `context is at most ${maxGrepContext} lines.`,
+      'Lines of context before and after each match (content mode).',
+    ),
+    ignore_case: z.boolean().optional().describe('Case-insensitive search.'),
+    limit: optionalCount(
+      1,
+      maxGrepResults,
+      `limit is at most ${maxGrepResults}; narrow the search instead.`,
+      `Matches (content) or files (other modes) at most (default ${grepResults}).`,
+    ),
+  });
 }
+
+/** Input of `grep` (derived from {@link grepInputSchema}). */
+export type GrepInput = z.output<ReturnType<typeof grepInputSchema>>;
 
 /** Raw result of `grep`. */
 export interface GrepOutput {
@@ -128,43 +150,15 @@ function fit(lines: string[], budget: number): { lines: string[]; cut: number } 
 
 /** Creates `grep`. */
 export function createGrepTool(run: FsRunContext): ToolDefinition<GrepInput, GrepOutput> {
-  const { grepResults, maxGrepResults, maxGrepContext, grepScan, grepChars, grepLineChars } = run.limits;
+  const { grepResults, grepScan, grepChars, grepLineChars } = run.limits;
   return defineTool({
     name: 'grep',
     description:
       'Searches file contents by regular expression (ripgrep syntax). output_mode "content" (default) shows matching lines as path:line:text ' +
       `(context lines as path-line-text), "files_with_matches" lists files, "count" counts per file. At most ${grepResults} results per call and ${grepChars} characters. ` +
       'Skips hidden files, node_modules and what .gitignore / .ignore files exclude.',
-    inputSchema: z.object({
-      pattern: z.string().min(1, 'pattern is empty: give a regular expression.').describe('Regular expression to search for.'),
-      path: z.string().optional().describe('File or folder to search, relative to the workspace root (default the root).'),
-      glob: z
-        .string()
-        .optional()
-        .describe(
-          'Only search files matching this glob, relative to path: without "/" it matches names at any depth ("*.ts"), with "/" the whole relative path ("src/**/*.py"); a leading "!" excludes.',
-        ),
-      output_mode: z
-        .enum(['content', 'files_with_matches', 'count'])
-        .optional()
-        .describe('content (default), files_with_matches, or count.'),
-      context: z
-        .number()
-        .int()
-        .min(0)
-        .max(maxGrepContext, `context is at most ${maxGrepContext} lines.`)
-        .optional()
-        .describe('Lines of context before and after each match (content mode).'),
-      ignore_case: z.boolean().optional().describe('Case-insensitive search.'),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(maxGrepResults, `limit is at most ${maxGrepResults}; narrow the search instead.`)
-        .optional()
-        .describe(`Matches (content) or files (other modes) at most (default ${grepResults}).`),
-    }),
-    execute: async (input: GrepInput, { signal }) => {
+    inputSchema: grepInputSchema(run.limits),
+    execute: async (input, { signal }) => {
       const path = input.path === undefined || input.path.trim() === '' ? '.' : input.path;
       const mode = input.output_mode ?? 'content';
       const limit = input.limit ?? grepResults;

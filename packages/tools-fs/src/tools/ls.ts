@@ -6,11 +6,18 @@ import { toFsToolError } from '../errors.js';
 import type { FsRunContext } from '../fs-context.js';
 import { formatBytes } from '../format.js';
 
-/** Input of `ls`. */
-export interface LsInput {
-  /** Folder, workspace-relative (default the root). */
-  path?: string | undefined;
+/**
+ * The input schema of `ls`, as the model sees it.
+ * `LsInput` is derived from it, so the schema is the one source of the input's shape.
+ */
+export function lsInputSchema() {
+  return z.object({
+    path: z.string().optional().describe('Folder, relative to the workspace root (default ".", the root).'),
+  });
 }
+
+/** Input of `ls` (derived from {@link lsInputSchema}). */
+export type LsInput = z.output<ReturnType<typeof lsInputSchema>>;
 
 /** Raw result of `ls`. */
 export interface LsOutput {
@@ -48,10 +55,8 @@ export function createLsTool(run: FsRunContext): ToolDefinition<LsInput, LsOutpu
   return defineTool({
     name: 'ls',
     description: `Lists a folder of the workspace: names, types (folders end with "/") and sizes, at most ${run.limits.lsEntries} entries.`,
-    inputSchema: z.object({
-      path: z.string().optional().describe('Folder, relative to the workspace root (default ".", the root).'),
-    }),
-    execute: async (input: LsInput, { signal }) => {
+    inputSchema: lsInputSchema(),
+    execute: async (input, { signal }) => {
       const path = input.path === undefined || input.path.trim() === '' ? '.' : input.path;
       try {
         const result = await run.sandbox.ls(path, { limit: run.limits.lsEntries, signal });

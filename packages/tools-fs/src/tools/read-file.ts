@@ -5,18 +5,39 @@ import { z } from 'zod';
 import { toFsToolError } from '../errors.js';
 import { snapshotOf } from '../fs-context.js';
 import type { FsRunContext } from '../fs-context.js';
+import type { FilesystemLimits } from '../limits.js';
+import { optionalCount } from './schema-parts.js';
 import { formatBytes } from '../format.js';
 import { numberLines } from '../text.js';
 
-/** Input of `read_file`. */
-export interface ReadFileInput {
-  /** File, workspace-relative. */
-  path: string;
-  /** First line, 1-based. */
-  offset?: number | undefined;
-  /** Lines at most. */
-  limit?: number | undefined;
+/**
+ * The input schema of `read_file`, as the model sees it (its bounds come from the run's limits).
+ * `ReadFileInput` is derived from it, so the schema is the one source of the input's shape.
+ */
+export function readFileInputSchema(limits: FilesystemLimits) {
+  const { readLines, maxReadLines } = limits;
+  return z.object({
+    path: z
+      .string()
+      .min(1, 'path is empty: give a file path relative to the workspace root.')
+      .describe('File, relative to the workspace root.'),
+    offset: z
+      .number()
+      .int()
+      .min(1, 'offset is 1-based: the first line is 1.')
+      .optional()
+      .describe('First line to read, 1-based (default 1).'),
+    limit: optionalCount(
+      1,
+      maxReadLines,
+      `limit is at most ${maxReadLines} lines; read further windows with offset.`,
+      `Lines to read (default ${readLines}, at most ${maxReadLines}).`,
+    ),
+  });
 }
+
+/** Input of `read_file` (derived from {@link readFileInputSchema}). */
+export type ReadFileInput = z.output<ReturnType<typeof readFileInputSchema>>;
 
 /**
  * Raw result of `read_file`: the sandbox's line window (bounded at the source), plus why the tool
@@ -81,26 +102,8 @@ export function createReadFileTool(run: FsRunContext): ToolDefinition<ReadFileIn
       `Reads a text file of the workspace as numbered lines. Returns at most ${readLines} lines (limit, up to ${maxReadLines}) ` +
       `and ${readChars} characters per call, starting at offset (1-based); when cut, the result says the offset to continue from. ` +
       'Read a file before editing it.',
-    inputSchema: z.object({
-      path: z
-        .string()
-        .min(1, 'path is empty: give a file path relative to the workspace root.')
-        .describe('File, relative to the workspace root.'),
-      offset: z
-        .number()
-        .int()
-        .min(1, 'offset is 1-based: the first line is 1.')
-        .optional()
-        .describe('First line to read, 1-based (default 1).'),
-      limit: z
-        .number()
-        .int()
-        .min(1)
-        .max(maxReadLines, `limit is at most ${maxReadLines} lines; read further windows with offset.`)
-        .optional()
-        .describe(`Lines to read (default ${readLines}, at most ${maxReadLines}).`),
-    }),
-    execute: async (input: ReadFileInput, { signal }) => {
+    inputSchema: readFileInputSchema(run.limits),
+    execute: async (input, { signal }) => {
       const offset = input.offset ?? 1;
       const limit = input.limit ?? readLines;
       let read;

@@ -6,19 +6,33 @@ import { z } from 'zod';
 import { toFsToolError } from '../errors.js';
 import { snapshotOf } from '../fs-context.js';
 import type { FsRunContext } from '../fs-context.js';
+import type { FilesystemLimits } from '../limits.js';
 import { formatBytes, shortHash } from '../format.js';
 import { staleReason } from '../read-tracker.js';
 import { runPathImpact } from '../sensitive-paths.js';
 import { countLines, sha256 } from '../text.js';
 import { expectedReadContent, rereadWhole } from '../verify.js';
 
-/** Input of `write_file`. */
-export interface WriteFileInput {
-  /** File, workspace-relative. */
-  path: string;
-  /** The whole new content. */
-  content: string;
+/**
+ * The input schema of `write_file`, as the model sees it (its bounds come from the run's limits).
+ * `WriteFileInput` is derived from it, so the schema is the one source of the input's shape.
+ */
+export function writeFileInputSchema(limits: FilesystemLimits) {
+  const { writeChars } = limits;
+  return z.object({
+    path: z
+      .string()
+      .min(1, 'path is empty: give a file path relative to the workspace root.')
+      .describe('File, relative to the workspace root.'),
+    content: z
+      .string()
+      .max(writeChars, `content is over ${writeChars} characters; write large files in parts or generate them with execute.`)
+      .describe('The complete new content of the file.'),
+  });
 }
+
+/** Input of `write_file` (derived from {@link writeFileInputSchema}). */
+export type WriteFileInput = z.output<ReturnType<typeof writeFileInputSchema>>;
 
 /** Raw result of `write_file`, verified by reading the file back. */
 export interface WriteFileOutput {
@@ -53,19 +67,7 @@ export function createWriteFileTool(run: FsRunContext): ToolDefinition<WriteFile
     description:
       'Writes a whole file (creating parent folders), atomically, then reads it back and reports size, line count and SHA-256. ' +
       'To overwrite an existing file, read it first in this run; to change part of a file, prefer edit_file.',
-    inputSchema: z.object({
-      path: z
-        .string()
-        .min(1, 'path is empty: give a file path relative to the workspace root.')
-        .describe('File, relative to the workspace root.'),
-      content: z
-        .string()
-        .max(
-          run.limits.writeChars,
-          `content is over ${run.limits.writeChars} characters; write large files in parts or generate them with execute.`,
-        )
-        .describe('The complete new content of the file.'),
-    }),
+    inputSchema: writeFileInputSchema(run.limits),
     impact: (input: WriteFileInput) => runPathImpact(run, input.path, 'Writing'),
     execute: (input: WriteFileInput, { signal }) =>
       run.lock.run(input.path, async () => {
