@@ -1,11 +1,13 @@
 import { basename } from 'node:path';
+import type { LanguageModel } from 'ai';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { AgentStartupError, ArgumentError } from './errors.js';
-import type { LanguageModelV3 } from './model-types.js';
-import { loadReplayScript, ReplayLanguageModel } from './replay-model.js';
-import type { ReplayScript } from './replay-model.js';
+import { loadReplayScript, ReplayLanguageModel, ReplayScriptError } from '@aibuddy/runtime';
+import type { ReplayScript } from '@aibuddy/runtime';
+
+type LanguageModelV3 = Extract<LanguageModel, { specificationVersion: 'v3' }>;
 
 /** The providers the host can create models for. */
 export type ModelProvider = 'replay' | 'anthropic' | 'openai' | 'openai-compatible';
@@ -97,7 +99,13 @@ export function createModel(spec: string, options: CreateModelOptions = {}): Mod
   if (colon <= 0 || id === '') throw new ArgumentError(`--model "${spec}" is not a model spec; write provider:MODEL.`);
   switch (provider) {
     case 'replay': {
-      const script = loadReplayScript(id);
+      let script: ReplayScript;
+      try {
+        script = loadReplayScript(id);
+      } catch (error) {
+        // A bad script is a bad argument: exit 2 with the problem and the expected shape.
+        throw ReplayScriptError.isInstance(error) ? new ArgumentError(error.message) : error;
+      }
       return {
         model: new ReplayLanguageModel(script, { modelId: basename(id) }),
         provider: 'replay',

@@ -1,5 +1,6 @@
+import type { CompactionEvent } from '@aibuddy/compactor';
 import type { RuntimeEvent } from '@aibuddy/runtime';
-import type { AgentEvent, AgentEventSink, CompactionEvent } from './events.js';
+import type { AgentEvent, AgentEventSink } from './events.js';
 
 /**
  * Routes events to two sinks: `live` (a display: everything at once, as it happens) and `log` (the
@@ -16,8 +17,6 @@ export interface EventRouter {
   runtime(event: RuntimeEvent): void;
   /** The compactor's event sink. */
   compaction(event: CompactionEvent): void;
-  /** Any other event (both sinks at once). */
-  emit(event: AgentEvent): void;
   /** Writes what is still held back (a stopped run): compactions whose result never came. */
   flush(): void;
 }
@@ -48,10 +47,6 @@ export function createEventRouter(sinks: { live?: AgentEventSink; log?: AgentEve
       live(event);
       if (awaitingResult.has(event.toolCallId)) heldCompactions.set(event.toolCallId, event);
       else log(event);
-    },
-    emit(event) {
-      live(event);
-      log(event);
     },
     flush() {
       for (const event of heldCompactions.values()) log(event);

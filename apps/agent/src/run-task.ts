@@ -1,15 +1,13 @@
-import { stepCountIs, streamText } from 'ai';
-import { ToolError } from '@aibuddy/registry';
-import { stageOfToolFailure } from '@aibuddy/runtime';
 import { resolve } from 'node:path';
+import { stepCountIs, streamText } from 'ai';
+import { CompactorError, defaultDataDir, openTaskHistory } from '@aibuddy/compactor';
+import type { TaskHistory } from '@aibuddy/compactor';
+import { stageOfRunFailure, stageOfToolFailure, withModelRequestEvents } from '@aibuddy/runtime';
 import { composeAgent } from './compose.js';
 import type { ComposeAgentOptions, ComposedAgent } from './compose.js';
 import { AgentStartupError } from './errors.js';
 import type { AgentEvent } from './events.js';
-import { withModelRequestEvents } from './model-request-middleware.js';
 import type { Renderer } from './renderer.js';
-import { defaultDataDir } from './data-dir.js';
-import { openTaskHistory } from './task-history.js';
 
 /** Model calls a run may make before it is stopped. */
 export const DEFAULT_MAX_STEPS = 40;
@@ -50,12 +48,28 @@ export interface RunTaskResult {
   dataDir: string;
 }
 
-function describeError(error: unknown): { stage: string; message: string } {
-  if (ToolError.isInstance(error)) return { stage: error.stage, message: error.message };
-  if (AgentStartupError.isInstance(error)) return { stage: error.stage, message: error.message };
-  const message = error instanceof Error ? error.message : String(error);
-  const stage = /^\[(\w+)\]/.exec(message)?.[1] ?? 'model';
-  return { stage, message: message.startsWith('[') ? message : `[${stage}] ${message}` };
+async function openHistory(options: RunTaskOptions, dataDir: string): Promise<TaskHistory> {
+  try {
+    return await openTaskHistory({
+      dataDir,
+      taskId: options.taskId,
+      task: options.task,
+      workspace: resolve(options.workspace),
+      resume: options.resume === true,
+      onWarning: options.onWarning,
+    });
+  } catch (error) {
+    if (!CompactorError.isInstance(error)) throw error;
+    // The store names the stage and the fix; the CLI adds where its own commands help.
+    const what = error.message.replace(/^\[\w+\] /, '').replace(/ Fix: .*$/s, '');
+    const missing = error.stage === 'discovery';
+    throw new AgentStartupError(error.stage, missing ? `--resume: ${what}` : what, {
+      fix: missing
+        ? '"aibuddy tasks" lists the persisted tasks (same --workspace or --data-dir); drop --resume to start a new task.'
+        : 'pass a --data-dir you can write to, outside the workspace.',
+      cause: error,
+    });
+  }
 }
 
 /**
@@ -78,14 +92,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
     log(event);
   };
   const dataDir = resolve(options.dataDir ?? defaultDataDir(options.workspace));
-  const history = await openTaskHistory({
-    dataDir,
-    taskId: options.taskId,
-    task: options.task,
-    workspace: resolve(options.workspace),
-    resume: options.resume === true,
-    onWarning: options.onWarning,
-  });
+  const history = await openHistory(options, dataDir);
   const agent = await composeAgent({
     ...options,
     dataDir,
@@ -203,7 +210,9 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
     };
   } else if (failure !== undefined) {
     status = 'failed';
-    error = describeError(failure);
+    error = AgentStartupError.isInstance(failure)
+      ? { stage: failure.stage, message: failure.message }
+      : stageOfRunFailure(failure);
   } else if (lastFinish === 'tool-calls' && steps >= maxSteps) {
     status = 'failed';
     error = {

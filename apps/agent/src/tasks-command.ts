@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
-import { createTaskStore } from '@aibuddy/compactor';
+import { createTaskStore, defaultDataDir } from '@aibuddy/compactor';
 import type { TaskRecord } from '@aibuddy/compactor';
 import type { ParsedCommand } from './args.js';
-import { defaultDataDir } from './data-dir.js';
 import { AgentStartupError } from './errors.js';
 
 /**

@@ -1,29 +1,8 @@
 import { resolve } from 'node:path';
-import { findSavedCall } from '@aibuddy/compactor';
+import { defaultDataDir, findSavedCall, savedCallText } from '@aibuddy/compactor';
 import type { SavedCall } from '@aibuddy/compactor';
 import type { ParsedCommand } from './args.js';
-import { defaultDataDir } from './data-dir.js';
 import { AgentStartupError } from './errors.js';
-
-/** The full text of a saved raw output, as a person wants to read it. */
-export function rawOutputText(record: Pick<SavedCall, 'output'>): string {
-  const output = record.output as { stdout?: unknown; stderr?: unknown } | string | null;
-  if (typeof output === 'string') return output;
-  if (output && typeof output === 'object' && typeof output.stdout === 'string') {
-    // Command output: stdout as printed, then stderr (the way the terminal showed it).
-    const stderr =
-      typeof output.stderr === 'string' && output.stderr !== ''
-        ? `${output.stdout.endsWith('\n') || output.stdout === '' ? '' : '\n'}--- stderr ---\n${output.stderr}`
-        : '';
-    return output.stdout + stderr;
-  }
-  return `${JSON.stringify(output, null, 2)}\n`;
-}
-
-/** The raw input of a saved call: a string as it is, anything else as indented JSON. */
-export function rawInputText(record: Pick<SavedCall, 'input'>): string {
-  return typeof record.input === 'string' ? record.input : `${JSON.stringify(record.input, null, 2)}\n`;
-}
 
 /**
  * `aibuddy view-call`: prints the raw output (or, with `--part input`, the raw input) of a saved
@@ -54,6 +33,6 @@ export async function viewCall(
     );
   }
   if (parsed.json) io.stdout.write(`${JSON.stringify(found.record, null, 2)}\n`);
-  else io.stdout.write(parsed.part === 'input' ? rawInputText(found) : rawOutputText(found));
+  else io.stdout.write(savedCallText(found, parsed.part));
   return 0;
 }

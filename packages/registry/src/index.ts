@@ -35,3 +35,4 @@ export {
   toToolError,
 } from './errors.js';
 export type { ConsistencyProblem, ToolErrorOptions, ToolStage } from './errors.js';
+export { unconfiguredConfig } from './unconfigured-config.js';

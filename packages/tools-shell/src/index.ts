@@ -25,3 +25,5 @@ export { createLinkResolver } from './link-resolver.js';
 export { basename, effectiveArgv, parseShellCommand, parseShellScript } from './parse-shell.js';
 export type { ShellCommand, ShellRedirection, ShellScript, ShellWord, ShellWordKind } from './parse-shell.js';
 export { OUTPUT_COALESCE_CHARS, OUTPUT_COALESCE_MS, OutputCoalescer } from './output-coalescer.js';
+export { allowRulesFileSchema, loadAllowRules } from './allow-rules-file.js';
+export type { AllowRuleSource, LoadAllowRulesOptions, LoadedAllowRules } from './allow-rules-file.js';
