@@ -29,13 +29,13 @@ export interface ModelInfo {
 }
 
 /** Default endpoints of the real providers. */
-export const DEFAULT_BASE_URLS = {
+const DEFAULT_BASE_URLS = {
   anthropic: 'https://api.anthropic.com/v1',
   openai: 'https://api.openai.com/v1',
 } as const;
 
 /** Models used when `--model` is omitted but a key is present. */
-export const DEFAULT_MODELS = {
+const DEFAULT_MODELS = {
   anthropic: 'claude-sonnet-4-5',
   openai: 'gpt-5',
 } as const;
