@@ -230,11 +230,8 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       activeSet,
       ...(gate.interaction ? { interaction: gate.interaction } : {}),
     };
-    const resolved = await resolveToolSet({
-      configs: [...configs, ...mcpConfigs],
-      services,
-      task: { id: options.taskId, ...(options.capabilities ? { capabilities: options.capabilities } : {}) },
-    });
+    const task = { id: options.taskId, ...(options.capabilities ? { capabilities: options.capabilities } : {}) };
+    const resolved = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task });
     activeSet.update({ core: resolved.tools.filter((t) => t.core).map((t) => t.definition.name) });
 
     const runtimeOptions = {
@@ -255,7 +252,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       ? async () => {
           if (mcp.version === builtVersion) return undefined;
           builtVersion = mcp.version;
-          const again = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task: { id: options.taskId } });
+          const again = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task });
           definitions = new Map(again.tools.map((t) => [t.definition.name, t.definition]));
           return { tools: createAiTools(again, runtimeOptions), decision: mcp.decision() };
         }
