@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { LanguageModel } from 'ai';
+import { ANTHROPIC_API_ORIGIN, OPENAI_API_ORIGIN } from '@aibuddy/defer';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
@@ -29,10 +30,7 @@ export interface ModelInfo {
 }
 
 /** Default endpoints of the real providers. */
-const DEFAULT_BASE_URLS = {
-  anthropic: 'https://api.anthropic.com/v1',
-  openai: 'https://api.openai.com/v1',
-} as const;
+const DEFAULT_BASE_URLS = { anthropic: `${ANTHROPIC_API_ORIGIN}/v1`, openai: `${OPENAI_API_ORIGIN}/v1` } as const;
 
 /** Models used when `--model` is omitted but a key is present. */
 const DEFAULT_MODELS = {
