@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LanguageModel, PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
 import { createCompactor, dataDirInWorkspace, defaultDataDir, rebuildContext } from '@aibuddy/compactor';
-import type { TaskStore } from '@aibuddy/compactor';
+import type { CompactionEvent, TaskStore } from '@aibuddy/compactor';
 import { chooseDeferPath, createDeferredTools, toolSearchPresentation } from '@aibuddy/defer';
 import {
   connectMcpServers,
@@ -15,7 +15,7 @@ import {
 import type { McpManager } from '@aibuddy/discovery';
 import { assertConsistent, resolveToolSet, TOOL_CONFIG_METAS, TOOL_NAME_MAP } from '@aibuddy/registry';
 import type { ServerToolConfig, ToolConfigMeta, ToolServices } from '@aibuddy/registry';
-import { createAiTools, createConfirmationGate } from '@aibuddy/runtime';
+import { createAiTools, createConfirmationGate, createEventOrder } from '@aibuddy/runtime';
 import type { RuntimeEvent, RuntimeHooks } from '@aibuddy/runtime';
 import { createNodeSandbox } from '@aibuddy/sandbox-node';
 import type { NodeSandbox } from '@aibuddy/sandbox-node';
@@ -25,7 +25,6 @@ import { builtInConfigs } from './built-in-configs.js';
 import type { HostConfirmation } from './confirmation.js';
 import type { ModelInfo } from './create-model.js';
 import { AgentStartupError } from './errors.js';
-import { createEventRouter } from './event-router.js';
 import type { AgentEventSink } from './events.js';
 import { buildSystemPrompt } from './system-prompt.js';
 import { toolsReport } from './tools-report.js';
@@ -125,7 +124,7 @@ export interface ComposedAgent {
 export async function composeAgent(options: ComposeAgentOptions): Promise<ComposedAgent> {
   const workspace = resolve(options.workspace);
   const dataDir = resolve(options.dataDir ?? defaultDataDir(workspace));
-  const router = createEventRouter({
+  const router = createEventOrder<CompactionEvent>({
     ...(options.onLiveEvent ? { live: options.onLiveEvent } : {}),
     ...(options.onEvent ? { log: options.onEvent } : {}),
   });
@@ -209,7 +208,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       dataDir,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.summaryModel ? { summaryModel: options.summaryModel } : {}),
-      onCompaction: (event) => router.compaction(event),
+      onCompaction: (event) => router.followUp(event),
       onWarning: (error) => warn(`[projection] compaction: ${error.message}`),
       ...(options.taskStore ? { taskStore: options.taskStore } : {}),
     });

@@ -62,3 +62,5 @@ export { withModelRequestEvents } from './model-request-events.js';
 export type { ModelPrompt, ModelRequestEvent } from './model-request-events.js';
 export { refusedCallEvents, runEndOf } from './run-end.js';
 export type { RunEnd, RunEndInput } from './run-end.js';
+export { createEventOrder } from './event-order.js';
+export type { CallFollowUpEvent, EventOrder } from './event-order.js';
