@@ -167,7 +167,8 @@ async function child(size) {
   });
   script.steps.push({ text: 'done' });
 
-  const replay = new agent.ReplayLanguageModel(script, { modelId: 'scale' });
+  const { ReplayLanguageModel } = await import(pathToFileURL(join(repoRoot, 'packages/runtime/dist/index.js')).href);
+  const replay = new ReplayLanguageModel(script, { modelId: 'scale' });
   const cpuMs = () => {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;

@@ -1,83 +1,24 @@
-// Test helpers shared by every package: a scripted model on top of the AI SDK's
-// MockLanguageModelV3 (generate and stream), and readers for what the model was sent.
-import { MockLanguageModelV3 } from 'ai/test';
+// Test helpers shared by every package: the scripted model (the runtime's replay model, which the
+// CLI also plays) and readers for what the model was sent.
+//
+// The model is imported by path, not as `@aibuddy/runtime`: every package (the runtime included)
+// has this folder as a dev dependency, so declaring the runtime here would close a cycle in the
+// build graph. Tests run from source, so the path is all they need.
+import { ReplayLanguageModel } from '../../packages/runtime/src/replay/index.js';
+import type { ReplayCallOptions, ReplayStep } from '../../packages/runtime/src/replay/index.js';
 
-type V3Prompt = MockLanguageModelV3['doGenerateCalls'][number]['prompt'];
-type V3CallOptions = MockLanguageModelV3['doGenerateCalls'][number];
+type V3Prompt = ReplayCallOptions['prompt'];
+type V3CallOptions = ReplayCallOptions;
 
 /** One scripted model step: tool calls, or final text. */
-export type ScriptStep = { toolCalls: { toolName: string; input: unknown; id?: string }[]; text?: string } | { text: string };
-
-const usage = {
-  inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 5, text: 5, reasoning: 0 },
-};
-
-function contentOf(step: ScriptStep, index: number) {
-  const content: Array<Record<string, unknown>> = [];
-  if (step.text) content.push({ type: 'text', text: step.text });
-  if ('toolCalls' in step) {
-    step.toolCalls.forEach((call, i) =>
-      content.push({
-        type: 'tool-call',
-        toolCallId: call.id ?? `call-${index}-${i}`,
-        toolName: call.toolName,
-        input: JSON.stringify(call.input),
-      }),
-    );
-  }
-  return content;
-}
+export type ScriptStep = ReplayStep;
 
 /**
  * A model that answers each call with the next scripted step (the last step repeats).
  * `calls` records every call's options, so tests can assert on the prompts.
  */
-export function scriptedModel(steps: ScriptStep[]): MockLanguageModelV3 & { calls: V3CallOptions[] } {
-  let next = 0;
-  const calls: V3CallOptions[] = [];
-  const take = (options: V3CallOptions) => {
-    calls.push(options);
-    const index = Math.min(next++, steps.length - 1);
-    const step = steps[index]!;
-    const content = contentOf(step, index);
-    const finishReason = 'toolCalls' in step ? 'tool-calls' : 'stop';
-    return { content, finishReason, index };
-  };
-  const model = new MockLanguageModelV3({
-    doGenerate: async (options) => {
-      const { content, finishReason } = take(options);
-      return {
-        content,
-        finishReason: { unified: finishReason, raw: finishReason },
-        usage,
-        warnings: [],
-      } as never;
-    },
-    doStream: async (options) => {
-      const { content, finishReason } = take(options);
-      const parts: Array<Record<string, unknown>> = [{ type: 'stream-start', warnings: [] }];
-      for (const part of content) {
-        if (part.type === 'text') {
-          parts.push(
-            { type: 'text-start', id: 't' },
-            { type: 'text-delta', id: 't', delta: part.text },
-            { type: 'text-end', id: 't' },
-          );
-        } else parts.push(part);
-      }
-      parts.push({ type: 'finish', finishReason: { unified: finishReason, raw: finishReason }, usage });
-      return {
-        stream: new ReadableStream({
-          start(controller) {
-            for (const part of parts) controller.enqueue(part);
-            controller.close();
-          },
-        }),
-      } as never;
-    },
-  });
-  return Object.assign(model, { calls });
+export function scriptedModel(steps: ScriptStep[]): ReplayLanguageModel {
+  return new ReplayLanguageModel({ steps }, { repeatLastStep: true, streamChunkSize: Number.MAX_SAFE_INTEGER });
 }
 
 /** Every tool-result part in a prompt, in order. */

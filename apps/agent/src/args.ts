@@ -4,9 +4,6 @@ import { ArgumentError } from './errors.js';
 /** How deferred tools are presented to the model (see `@aibuddy/defer`). */
 export type DeferPathOption = 'auto' | 'native' | 'active-tools';
 
-/** How confirmation requests are answered when no person is asked. */
-export type ConfirmMode = 'ask' | 'approve' | 'reject';
-
 /** Options shared by `run` and `tools`. */
 export interface CompositionArgs {
   /** `--workspace`: the workspace folder (resolved later). */

@@ -1,64 +1,36 @@
 import { mkdirSync } from 'node:fs';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { LanguageModel, PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
-import { createCompactor, rebuildContext, toolResultsConfig } from '@aibuddy/compactor';
-import type { CompactionEvent as CompactorCompactionEvent, TaskStore } from '@aibuddy/compactor';
+import { createCompactor, dataDirInWorkspace, defaultDataDir, rebuildContext } from '@aibuddy/compactor';
+import type { CompactionEvent, TaskStore } from '@aibuddy/compactor';
 import { chooseDeferPath, createDeferredTools, toolSearchPresentation } from '@aibuddy/defer';
-import type { DeferPath } from '@aibuddy/defer';
 import {
   connectMcpServers,
   createRunActiveSet,
-  createSkillsConfig,
-  createToolSearchConfig,
   decideDeferral,
   loadMcpConfig,
   parseMcpConfig,
   staticCatalog,
 } from '@aibuddy/discovery';
-import type { DeferralDecision, DeferredToolCatalog, McpConfig, McpManager, ToolSearchPresentation } from '@aibuddy/discovery';
+import type { McpManager } from '@aibuddy/discovery';
 import { assertConsistent, resolveToolSet, TOOL_CONFIG_METAS, TOOL_NAME_MAP } from '@aibuddy/registry';
-import type { ResolvedToolSet, ServerToolConfig, ToolConfigMeta, ToolServices } from '@aibuddy/registry';
-import { createAiTools, createConfirmationGate, interactionToolConfig } from '@aibuddy/runtime';
+import type { ServerToolConfig, ToolConfigMeta, ToolServices } from '@aibuddy/registry';
+import { createAiTools, createConfirmationGate, createEventOrder } from '@aibuddy/runtime';
 import type { RuntimeEvent, RuntimeHooks } from '@aibuddy/runtime';
-import { createSandbox } from '@aibuddy/sandbox';
-import type { ISandbox } from '@aibuddy/sandbox';
-import '@aibuddy/sandbox-node';
-import { createFilesystemToolConfig, filesystemToolConfig } from '@aibuddy/tools-fs';
-import { createShellToolConfig, shellToolConfig } from '@aibuddy/tools-shell';
+import { createNodeSandbox } from '@aibuddy/sandbox-node';
+import type { NodeSandbox } from '@aibuddy/sandbox-node';
 import type { AllowRule } from '@aibuddy/tools-shell';
 import type { DeferPathOption } from './args.js';
+import { builtInConfigs } from './built-in-configs.js';
 import type { HostConfirmation } from './confirmation.js';
-import { defaultDataDir } from './data-dir.js';
 import type { ModelInfo } from './create-model.js';
 import { AgentStartupError } from './errors.js';
-import { createEventRouter } from './event-router.js';
-import type { AgentEventSink, CompactionEvent } from './events.js';
-import { unconfiguredConfig } from './pending-configs.js';
+import type { AgentEventSink } from './events.js';
 import { buildSystemPrompt } from './system-prompt.js';
+import { toolsReport } from './tools-report.js';
+import type { ToolsReport } from './tools-report.js';
 
-/** What `aibuddy tools --json` prints: the tool set exactly as the model sees it. */
-export interface ToolsReport {
-  /** The defer path in use. */
-  deferPath: DeferPath;
-  /** Why that path. */
-  deferPathReason: string;
-  /** Tools offered from the first step. */
-  direct: { name: string; server?: string }[];
-  /** Tools found only through `tool_search`, with the gate's reason. */
-  deferred: { name: string; server: string; reason: string }[];
-  /** Groups (and MCP servers) that yield nothing in this run, with the reason. */
-  excluded: { key: string; reason: string }[];
-  /**
-   * The command rules of `execute`: allow rules (prefixes that run without confirmation, with
-   * where each comes from) and the workspace paths protected besides every `.git`.
-   */
-  commandPolicy?: { allow: { rule: string; source: string }[]; protectedPaths: string[] };
-  /**
-   * How commands are confined (from the sandbox's own description): `bubblewrap`, `pid-namespace` or
-   * `none`; whether a command's whole process tree dies with the call and with the host; the bounds.
-   */
-  isolation?: { mode: string; killsTree: boolean; reason?: string; limits?: string };
-}
+export type { ToolsReport } from './tools-report.js';
 
 /** Options of {@link composeAgent}. */
 export interface ComposeAgentOptions {
@@ -143,79 +115,6 @@ export interface ComposedAgent {
   close(): Promise<void>;
 }
 
-/** The sandbox's own account of its confinement, when it gives one (the node adapter does). */
-function isolationOf(sandbox: ISandbox): Pick<ToolsReport, 'isolation'> {
-  const describe = (sandbox as { describe?: () => { mode: string; killsTree: boolean; reason?: string; limits?: string } })
-    .describe;
-  if (typeof describe !== 'function') return {};
-  const d = describe.call(sandbox);
-  return {
-    isolation: {
-      mode: d.mode,
-      killsTree: d.killsTree,
-      ...(d.reason ? { reason: d.reason } : {}),
-      ...(d.limits ? { limits: d.limits } : {}),
-    },
-  };
-}
-
-function compactionEvent(event: CompactorCompactionEvent): CompactionEvent {
-  return {
-    type: 'compaction',
-    toolCallId: event.toolCallId,
-    toolName: event.toolName,
-    strategy: event.strategy,
-    originalTokens: event.originalTokens,
-    compactedTokens: event.compactedTokens,
-    ...(event.pointer ? { pointer: event.pointer } : {}),
-    model: event.model,
-  };
-}
-
-/** What the tool groups of one run are built from. */
-export interface BuiltInConfigInputs {
-  /** Where `tool_search` finds deferred tools. */
-  catalog: DeferredToolCatalog;
-  /** How `tool_search` answers the model on this run's defer path (default `schemas`). */
-  toolSearchPresentation?: ToolSearchPresentation | undefined;
-  /** The skills folder, if any. */
-  skillsDir?: string | undefined;
-  /** Receives skill folders that were skipped. */
-  onSkillProblems?: (problems: readonly { dir: string; reason: string }[]) => void;
-  /** Allow rules of `execute`. */
-  allow?: readonly AllowRule[] | undefined;
-  /** Workspace-relative paths the file tools and commands need a confirmation to write (the data folder inside the workspace). */
-  protectedPaths?: readonly string[] | undefined;
-}
-
-/** Every built-in config the host composes, in the order the model sees their tools. */
-export function builtInConfigs(inputs: BuiltInConfigInputs): ServerToolConfig[] {
-  const guarded = (inputs.allow?.length ?? 0) > 0 || (inputs.protectedPaths?.length ?? 0) > 0;
-  const protectedPaths = inputs.protectedPaths ? { protectedPaths: inputs.protectedPaths } : {};
-  return [
-    guarded ? createFilesystemToolConfig(protectedPaths) : filesystemToolConfig,
-    guarded ? createShellToolConfig({ ...(inputs.allow ? { allow: inputs.allow } : {}), ...protectedPaths }) : shellToolConfig,
-    interactionToolConfig,
-    createToolSearchConfig({
-      catalog: inputs.catalog,
-      ...(inputs.toolSearchPresentation ? { presentation: inputs.toolSearchPresentation } : {}),
-    }),
-    inputs.skillsDir
-      ? createSkillsConfig({
-          dir: inputs.skillsDir,
-          ...(inputs.onSkillProblems ? { onProblems: inputs.onSkillProblems as never } : {}),
-        })
-      : unconfiguredConfig('skills', ['view_skill'], 'no skills folder given (pass --skills DIR)'),
-    toolResultsConfig,
-  ];
-}
-
-async function loadMcp(source: ComposeAgentOptions['mcpConfig']): Promise<McpConfig | undefined> {
-  if (source === undefined) return undefined;
-  // Both throw McpConfigError (stage discovery) naming the problem and the fix.
-  return typeof source === 'string' ? loadMcpConfig(source) : parseMcpConfig(source, 'the inline MCP config');
-}
-
 /**
  * Composes the packages into one agent for a run: checks the registry's consistency (refusing to
  * start on a mismatch), opens the sandbox at the workspace, connects MCP servers, resolves the tool
@@ -225,7 +124,7 @@ async function loadMcp(source: ComposeAgentOptions['mcpConfig']): Promise<McpCon
 export async function composeAgent(options: ComposeAgentOptions): Promise<ComposedAgent> {
   const workspace = resolve(options.workspace);
   const dataDir = resolve(options.dataDir ?? defaultDataDir(workspace));
-  const router = createEventRouter({
+  const router = createEventOrder<CompactionEvent>({
     ...(options.onLiveEvent ? { live: options.onLiveEvent } : {}),
     ...(options.onEvent ? { log: options.onEvent } : {}),
   });
@@ -242,7 +141,14 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
   };
 
   try {
-    const mcpConfig = await loadMcp(options.mcpConfig);
+    // Both throw McpConfigError (stage discovery) naming the problem and the fix.
+    const source = options.mcpConfig;
+    const mcpConfig =
+      source === undefined
+        ? undefined
+        : typeof source === 'string'
+          ? await loadMcpConfig(source)
+          : parseMcpConfig(source, 'the inline MCP config');
     for (const w of mcpConfig?.warnings ?? []) warn(`[discovery] MCP config: ${w}`);
 
     try {
@@ -254,9 +160,9 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       });
     }
 
-    let sandbox: ISandbox;
+    let sandbox: NodeSandbox;
     try {
-      sandbox = await createSandbox({ type: 'node', root: workspace });
+      sandbox = await createNodeSandbox({ type: 'node', root: workspace });
     } catch (error) {
       throw new AgentStartupError(
         'execution',
@@ -277,11 +183,9 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       );
     }
 
-    const skillsDir = options.skillsDir;
     // A data folder inside the workspace is protected like .git: the agent must not rewrite its own records.
-    const dataRel = relative(workspace, dataDir);
-    const protectedPaths =
-      dataRel !== '' && !dataRel.startsWith('..') && !isAbsolute(dataRel) ? [dataRel.split('\\').join('/')] : [];
+    const dataRel = dataDirInWorkspace(dataDir, workspace);
+    const protectedPaths = dataRel === undefined ? [] : [dataRel];
     const deferModel = { provider: options.model.provider, modelId: options.model.modelId, baseURL: options.model.baseUrl };
     const deferOverride = options.deferPath ?? 'auto';
     const configs = builtInConfigs({
@@ -289,7 +193,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       protectedPaths,
       catalog: mcp ?? staticCatalog([]),
       toolSearchPresentation: toolSearchPresentation(chooseDeferPath({ ...deferModel, override: deferOverride }).path),
-      skillsDir,
+      skillsDir: options.skillsDir,
       onSkillProblems: (problems) => warn(`[discovery] skills: ${problems.map((p) => JSON.stringify(p)).join('; ')}`),
     });
     const mcpConfigs = [...(options.extraConfigs ?? []), ...(mcp?.toolConfigs() ?? [])];
@@ -304,7 +208,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       dataDir,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.summaryModel ? { summaryModel: options.summaryModel } : {}),
-      onCompaction: (event) => router.compaction(compactionEvent(event)),
+      onCompaction: (event) => router.followUp(event),
       onWarning: (error) => warn(`[projection] compaction: ${error.message}`),
       ...(options.taskStore ? { taskStore: options.taskStore } : {}),
     });
@@ -316,7 +220,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       ...(options.confirmation.answerQuestion ? { answerQuestion: options.confirmation.answerQuestion } : {}),
     });
 
-    const decision: DeferralDecision = mcp?.decision() ?? decideDeferral([]);
+    const decision = mcp?.decision() ?? decideDeferral([]);
     const activeSet = createRunActiveSet({ core: Object.keys(TOOL_NAME_MAP), decision, mcp });
 
     const services: ToolServices = {
@@ -325,11 +229,8 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       activeSet,
       ...(gate.interaction ? { interaction: gate.interaction } : {}),
     };
-    const resolved: ResolvedToolSet = await resolveToolSet({
-      configs: [...configs, ...mcpConfigs],
-      services,
-      task: { id: options.taskId, ...(options.capabilities ? { capabilities: options.capabilities } : {}) },
-    });
+    const task = { id: options.taskId, ...(options.capabilities ? { capabilities: options.capabilities } : {}) };
+    const resolved = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task });
     activeSet.update({ core: resolved.tools.filter((t) => t.core).map((t) => t.definition.name) });
 
     const runtimeOptions = {
@@ -350,7 +251,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       ? async () => {
           if (mcp.version === builtVersion) return undefined;
           builtVersion = mcp.version;
-          const again = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task: { id: options.taskId } });
+          const again = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task });
           definitions = new Map(again.tools.map((t) => [t.definition.name, t.definition]));
           return { tools: createAiTools(again, runtimeOptions), decision: mcp.decision() };
         }
@@ -377,29 +278,19 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     });
     for (const w of deferred.warnings) warn(`[discovery] ${w}`);
 
-    const deferredNames = new Set(deferred.deferred);
-    const serverOfTool = new Map((mcp?.tools() ?? []).map((t) => [t.name, t.server]));
-    // MCP tools left out for their input schema are reported beside the excluded groups.
-    const excluded = [
-      ...resolved.excluded,
-      ...(mcp?.excludedTools() ?? []).map((t) => ({ key: `mcp:${t.server}/${t.tool}`, reason: t.reason })),
-    ];
-    const report: ToolsReport = {
-      deferPath: deferred.path,
-      deferPathReason: deferred.reason,
-      direct: Object.keys(deferred.callSettings.tools)
-        .filter((name) => !deferredNames.has(name))
-        .map((name) => (serverOfTool.has(name) ? { name, server: serverOfTool.get(name)! } : { name })),
-      deferred: decision.deferred
-        .filter((d) => deferredNames.has(d.name))
-        .map((d) => ({ name: d.name, server: d.server, reason: d.reason })),
-      excluded,
-      commandPolicy: {
-        allow: (options.allow ?? []).map((r) => ({ rule: r.rule, source: r.source ?? 'host' })),
-        protectedPaths: ['.git (every one, at any depth)', ...protectedPaths],
-      },
-      ...isolationOf(sandbox),
-    };
+    const report = toolsReport({
+      deferred,
+      decision,
+      // MCP tools left out for their input schema are reported beside the excluded groups.
+      excluded: [
+        ...resolved.excluded,
+        ...(mcp?.excludedTools() ?? []).map((t) => ({ key: `mcp:${t.server}/${t.tool}`, reason: t.reason })),
+      ],
+      serverOf: new Map((mcp?.tools() ?? []).map((t) => [t.name, t.server])),
+      allow: options.allow ?? [],
+      protectedPaths,
+      isolation: sandbox.describe(),
+    });
 
     const callSettings: ComposedAgent['callSettings'] = {
       tools: deferred.callSettings.tools,

@@ -1,11 +1,14 @@
 import { basename } from 'node:path';
+import type { LanguageModel } from 'ai';
+import { ANTHROPIC_API_ORIGIN, OPENAI_API_ORIGIN } from '@aibuddy/defer';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { AgentStartupError, ArgumentError } from './errors.js';
-import type { LanguageModelV3 } from './model-types.js';
-import { loadReplayScript, ReplayLanguageModel } from './replay-model.js';
-import type { ReplayScript } from './replay-model.js';
+import { loadReplayScript, ReplayLanguageModel, ReplayScriptError } from '@aibuddy/runtime';
+import type { ReplayScript } from '@aibuddy/runtime';
+
+type LanguageModelV3 = Extract<LanguageModel, { specificationVersion: 'v3' }>;
 
 /** The providers the host can create models for. */
 export type ModelProvider = 'replay' | 'anthropic' | 'openai' | 'openai-compatible';
@@ -27,13 +30,10 @@ export interface ModelInfo {
 }
 
 /** Default endpoints of the real providers. */
-export const DEFAULT_BASE_URLS = {
-  anthropic: 'https://api.anthropic.com/v1',
-  openai: 'https://api.openai.com/v1',
-} as const;
+const DEFAULT_BASE_URLS = { anthropic: `${ANTHROPIC_API_ORIGIN}/v1`, openai: `${OPENAI_API_ORIGIN}/v1` } as const;
 
 /** Models used when `--model` is omitted but a key is present. */
-export const DEFAULT_MODELS = {
+const DEFAULT_MODELS = {
   anthropic: 'claude-sonnet-4-5',
   openai: 'gpt-5',
 } as const;
@@ -97,7 +97,13 @@ export function createModel(spec: string, options: CreateModelOptions = {}): Mod
   if (colon <= 0 || id === '') throw new ArgumentError(`--model "${spec}" is not a model spec; write provider:MODEL.`);
   switch (provider) {
     case 'replay': {
-      const script = loadReplayScript(id);
+      let script: ReplayScript;
+      try {
+        script = loadReplayScript(id);
+      } catch (error) {
+        // A bad script is a bad argument: exit 2 with the problem and the expected shape.
+        throw ReplayScriptError.isInstance(error) ? new ArgumentError(error.message) : error;
+      }
       return {
         model: new ReplayLanguageModel(script, { modelId: basename(id) }),
         provider: 'replay',

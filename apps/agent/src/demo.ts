@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import type { ReplayScript } from './replay-model.js';
+import type { ReplayScript } from '@aibuddy/runtime';
 
 /** The task the built-in demo plays. */
 export const DEMO_TASK =

@@ -1,38 +1,7 @@
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { ModelOutput } from '@aibuddy/registry';
-import type { RuntimeEvent } from '@aibuddy/runtime';
-import type { LanguageModelV3Prompt } from './model-types.js';
-
-/** A model call is about to be made: what it is offered and sent. */
-export interface ModelRequestEvent {
-  type: 'model-request';
-  /** 0-based index of the model call in this run. */
-  step: number;
-  /** Names of the tools the model was offered in this call (after `activeTools`). */
-  tools: string[];
-  /** The prompt exactly as sent (after context rebuild). */
-  messages: LanguageModelV3Prompt;
-}
-
-/** A tool result was compacted for later model steps. */
-export interface CompactionEvent {
-  type: 'compaction';
-  /** The call whose result was compacted. */
-  toolCallId: string;
-  /** The tool that produced it. */
-  toolName?: string;
-  /** `trim`, `summary` or `drop`. */
-  strategy: string;
-  /** Tokens of the model view before. */
-  originalTokens: number;
-  /** Tokens of the compacted view. */
-  compactedTokens: number;
-  /** Where the raw result was persisted (absent for `drop`). */
-  pointer?: string;
-  /** Exactly what later model steps are sent for this result. */
-  model?: ModelOutput;
-}
+import type { CompactionEvent } from '@aibuddy/compactor';
+import type { ModelRequestEvent, RuntimeEvent } from '@aibuddy/runtime';
 
 /** The run started (host event, for logs). */
 export interface RunStartEvent {

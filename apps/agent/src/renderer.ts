@@ -1,4 +1,4 @@
-import type { ModelOutput } from '@aibuddy/registry';
+import { modelOutputText } from '@aibuddy/runtime';
 import type { AgentEvent } from './events.js';
 import { escapeControl, escapeControlLine, plural, tidyMessage } from './terminal-text.js';
 
@@ -50,14 +50,6 @@ function preview(value: unknown, max = MAX_INPUT_PREVIEW): string {
   }
   text = escapeControlLine((text ?? '').replace(/[ \t\n]+/g, ' '));
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
-}
-
-function modelSummary(model: ModelOutput): string {
-  return model.type === 'text' || model.type === 'error-text'
-    ? model.value
-    : model.type === 'json'
-      ? JSON.stringify(model.value)
-      : model.type;
 }
 
 /** A one-line summary of a client projection (display fields first, then common result shapes). */
@@ -217,7 +209,7 @@ export function createRenderer(options: RendererOptions = {}): Renderer {
               `${red('✗')} ${one(event.toolName)} ${red(one(tidyMessage(event.error.message)))} ${dim(`(${seconds(event.durationMs)})`)}`,
             );
           } else {
-            const summary = event.type === 'tool-result' ? modelSummary(event.model) : clientSummary(event.client);
+            const summary = event.type === 'tool-result' ? modelOutputText(event.model) : clientSummary(event.client);
             line(`${green('✓')} ${one(event.toolName)} ${dim(`(${seconds(event.durationMs)})`)} ${dim(preview(summary, 120))}`);
           }
           break;

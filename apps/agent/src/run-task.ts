@@ -1,26 +1,24 @@
-import { stepCountIs, streamText } from 'ai';
-import { ToolError } from '@aibuddy/registry';
-import { stageOfToolFailure } from '@aibuddy/runtime';
 import { resolve } from 'node:path';
+import { stepCountIs, streamText } from 'ai';
+import { CompactorError, defaultDataDir, openTaskHistory } from '@aibuddy/compactor';
+import type { TaskHistory } from '@aibuddy/compactor';
+import { refusedCallEvents, runEndOf, withModelRequestEvents } from '@aibuddy/runtime';
 import { composeAgent } from './compose.js';
 import type { ComposeAgentOptions, ComposedAgent } from './compose.js';
 import { AgentStartupError } from './errors.js';
 import type { AgentEvent } from './events.js';
-import { withModelRequestEvents } from './model-request-middleware.js';
 import type { Renderer } from './renderer.js';
-import { defaultDataDir } from './data-dir.js';
-import { openTaskHistory } from './task-history.js';
 
 /** Model calls a run may make before it is stopped. */
-export const DEFAULT_MAX_STEPS = 40;
+const DEFAULT_MAX_STEPS = 40;
 /** The stream's chunk timeout when none is given (`--chunk-timeout`): heartbeats keep live calls under it. */
-export const DEFAULT_CHUNK_TIMEOUT_MS = 120_000;
+const DEFAULT_CHUNK_TIMEOUT_MS = 120_000;
 
 /** Options of {@link runTask}: the composition plus the task. */
 export interface RunTaskOptions extends ComposeAgentOptions {
   /** What the agent should do. */
   task: string;
-  /** Model calls at most (default {@link DEFAULT_MAX_STEPS}). */
+  /** Model calls at most (default 40). */
   maxSteps?: number;
   /** Shows the run in a terminal. */
   renderer?: Renderer;
@@ -28,7 +26,7 @@ export interface RunTaskOptions extends ComposeAgentOptions {
   onComposed?: (agent: ComposedAgent) => void;
   /** Continue the persisted task `taskId`: its history and discovered tools (`--resume`). */
   resume?: boolean;
-  /** The stream's chunk timeout (default {@link DEFAULT_CHUNK_TIMEOUT_MS}). */
+  /** The stream's chunk timeout (default 120 s). */
   chunkTimeoutMs?: number;
 }
 
@@ -50,12 +48,28 @@ export interface RunTaskResult {
   dataDir: string;
 }
 
-function describeError(error: unknown): { stage: string; message: string } {
-  if (ToolError.isInstance(error)) return { stage: error.stage, message: error.message };
-  if (AgentStartupError.isInstance(error)) return { stage: error.stage, message: error.message };
-  const message = error instanceof Error ? error.message : String(error);
-  const stage = /^\[(\w+)\]/.exec(message)?.[1] ?? 'model';
-  return { stage, message: message.startsWith('[') ? message : `[${stage}] ${message}` };
+async function openHistory(options: RunTaskOptions, dataDir: string): Promise<TaskHistory> {
+  try {
+    return await openTaskHistory({
+      dataDir,
+      taskId: options.taskId,
+      task: options.task,
+      workspace: resolve(options.workspace),
+      resume: options.resume === true,
+      onWarning: options.onWarning,
+    });
+  } catch (error) {
+    if (!CompactorError.isInstance(error)) throw error;
+    // The store names the stage and the fix; the CLI adds where its own commands help.
+    const what = error.message.replace(/^\[\w+\] /, '').replace(/ Fix: .*$/s, '');
+    const missing = error.stage === 'discovery';
+    throw new AgentStartupError(error.stage, missing ? `--resume: ${what}` : what, {
+      fix: missing
+        ? '"aibuddy tasks" lists the persisted tasks (same --workspace or --data-dir); drop --resume to start a new task.'
+        : 'pass a --data-dir you can write to, outside the workspace.',
+      cause: error,
+    });
+  }
 }
 
 /**
@@ -78,14 +92,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
     log(event);
   };
   const dataDir = resolve(options.dataDir ?? defaultDataDir(options.workspace));
-  const history = await openTaskHistory({
-    dataDir,
-    taskId: options.taskId,
-    task: options.task,
-    workspace: resolve(options.workspace),
-    resume: options.resume === true,
-    onWarning: options.onWarning,
-  });
+  const history = await openHistory(options, dataDir);
   const agent = await composeAgent({
     ...options,
     dataDir,
@@ -100,7 +107,7 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   let steps = 0;
   let text = '';
-  let failure: unknown;
+  let failure: { error: unknown } | undefined;
   let aborted = false;
   let lastFinish: string | undefined;
 
@@ -145,28 +152,15 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
           options.renderer?.endStep();
           break;
         case 'error':
-          failure ??= part.error;
+          failure ??= { error: part.error };
           break;
         case 'abort':
           aborted = true;
           streamAbortReason ??= part.reason;
           break;
         case 'tool-error':
-          if (!reported.has(part.toolCallId)) {
-            const { stage, message } = stageOfToolFailure(part.error);
-            // What the SDK sends the model for a refused call: the error's message as it is.
-            const sent = part.error instanceof Error ? part.error.message : String(part.error);
-            emit({ type: 'tool-call', toolCallId: part.toolCallId, toolName: part.toolName, input: part.input });
-            emit({
-              type: 'tool-result',
-              toolCallId: part.toolCallId,
-              toolName: part.toolName,
-              client: { error: { stage, message } },
-              model: { type: 'error-text', value: sent },
-              error: { stage, message },
-              durationMs: 0,
-            });
-          }
+          // A call the SDK refused before the runtime saw it: reported here, once.
+          if (!reported.has(part.toolCallId)) for (const event of refusedCallEvents(part)) emit(event);
           break;
         default:
           break;
@@ -174,45 +168,26 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
     }
   } catch (error) {
     if (options.signal?.aborted) aborted = true;
-    else failure ??= error;
+    else failure ??= { error };
   } finally {
     await agent.close();
   }
 
-  if (options.signal?.aborted) aborted = true;
-  let status: RunTaskResult['status'];
-  let error: RunTaskResult['error'];
-  if (aborted && !options.signal?.aborted && streamAbortReason !== undefined && /^Chunk timeout/i.test(streamAbortReason)) {
-    status = 'aborted';
-    const heartbeatsOff = options.heartbeatIntervalMs === 0;
-    error = {
-      stage: 'execution',
-      message:
-        `[execution] the stream's chunk timeout of ${chunkTimeoutMs / 1000} s passed with no chunk (${streamAbortReason}), so the run was aborted` +
-        (heartbeatsOff
-          ? ': heartbeats are disabled (AIBUDDY_HEARTBEAT_MS=0), so a tool call silent for longer than the chunk timeout is aborted. ' +
-            'Fix: enable heartbeats (unset AIBUDDY_HEARTBEAT_MS) or raise --chunk-timeout.'
-          : '. Fix: raise --chunk-timeout if the model or a tool needs longer.'),
-    };
-  } else if (aborted) {
-    status = 'aborted';
-    const reason: unknown = options.signal?.reason;
-    error = {
-      stage: 'execution',
-      message: `[execution] the run was stopped: ${reason instanceof Error ? reason.message : String(reason ?? 'aborted')}`,
-    };
-  } else if (failure !== undefined) {
-    status = 'failed';
-    error = describeError(failure);
-  } else if (lastFinish === 'tool-calls' && steps >= maxSteps) {
-    status = 'failed';
-    error = {
-      stage: 'model',
-      message: `[model] the run reached its limit of ${maxSteps} model calls before the model finished.`,
-    };
-  } else {
-    status = 'completed';
-  }
+  const { status, error } = runEndOf({
+    signal: options.signal,
+    streamAborted: aborted,
+    streamAbortReason,
+    failure,
+    lastFinishReason: lastFinish,
+    steps,
+    maxSteps,
+    chunkTimeoutMs,
+    heartbeatsOff: options.heartbeatIntervalMs === 0,
+    fixes: {
+      heartbeatsOff: 'enable heartbeats (unset AIBUDDY_HEARTBEAT_MS, now 0) or raise --chunk-timeout.',
+      slow: 'raise --chunk-timeout if the model or a tool needs longer.',
+    },
+  });
   await history.finish({ status, steps, error });
   emit({ type: 'run-end', status, steps, ...(error ? { error } : {}) });
   return {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { workspaceId } from '../src/data-dir.js';
+import { workspaceId } from '@aibuddy/compactor';
 import { cleanEnv, readEvents, replay, runCli, tempDir, workspaceIn } from './helpers.js';
 
 function toolResultsInPrompt(messages: any[]): any[] {

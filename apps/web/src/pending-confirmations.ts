@@ -1,22 +1,11 @@
-import type { AuthorizationDecision, AuthorizationRequest } from '@aibuddy/runtime';
+import type { AuthorizationDecision, AuthorizationRequest, ConfirmRequestEvent } from '@aibuddy/runtime';
 
-/** A confirmation the browser has to answer: what the dialog shows, bound to one call and its input. */
-export interface PendingConfirmation {
-  /** The task (run) the call belongs to. */
-  taskId: string;
-  /** The call the decision is bound to. */
-  toolCallId: string;
-  /** The tool. */
-  toolName: string;
-  /** What the call acts on. */
-  target: string;
-  /** How far its effects reach. */
-  scope: string;
-  /** What it will do, in words. */
-  impact: string;
-  /** Digest of the call's input: an answer must name it, so it cannot be replayed for other input. */
-  inputDigest: string;
-}
+/**
+ * A confirmation the browser has to answer: the runtime's request (tool, target, scope, impact,
+ * input digest) and the task it belongs to. An answer must name the digest, so it cannot be
+ * replayed for other input.
+ */
+export type PendingConfirmation = Omit<ConfirmRequestEvent, 'type'> & { taskId: string };
 
 /** Why an answer was not accepted. */
 export type AnswerRefusal = 'no-such-request' | 'digest-mismatch';

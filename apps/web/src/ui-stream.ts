@@ -1,5 +1,7 @@
 import type { AgentEvent, Renderer } from '@aibuddy/agent';
+import type { ConfirmDecisionEvent } from '@aibuddy/runtime';
 import type { UIMessageStreamWriter } from 'ai';
+import type { PendingConfirmation } from './pending-confirmations.js';
 
 /**
  * The data parts this host adds to the AI SDK UI message stream. Transient parts (live output,
@@ -9,16 +11,8 @@ import type { UIMessageStreamWriter } from 'ai';
 export interface WebDataParts {
   'tool-output': { toolCallId: string; stream: 'stdout' | 'stderr'; chunk: string };
   heartbeat: { toolCallId: string; at: number };
-  'confirm-request': {
-    taskId: string;
-    toolCallId: string;
-    toolName: string;
-    target: string;
-    scope: string;
-    impact: string;
-    inputDigest: string;
-  };
-  'confirm-decision': { toolCallId: string; approved: boolean; reason?: string };
+  'confirm-request': PendingConfirmation;
+  'confirm-decision': Omit<ConfirmDecisionEvent, 'type'>;
   compaction: { toolCallId: string; strategy: string; originalTokens: number; compactedTokens: number; recoverable: boolean };
   'tool-failure': { toolCallId: string; toolName: string; stage: string; message: string };
   'tools-joined': { step: number; names: string[] };

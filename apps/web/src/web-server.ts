@@ -3,8 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
 import type { ServerType } from '@hono/node-server';
-import { rawOutputText } from '@aibuddy/agent';
-import { createResultStore } from '@aibuddy/compactor';
+import { createResultStore, savedCallText } from '@aibuddy/compactor';
 import { createUIMessageStreamResponse } from 'ai';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
@@ -192,7 +191,7 @@ export function createWebApp(
     if (!record)
       return refuse(c, 404, `no saved raw result for call ${c.req.param('toolCallId')} (only compacted results are kept).`);
     // The text a person reads (command output as printed), paged like view_tool_call pages it for the model.
-    const text = rawOutputText(record);
+    const text = savedCallText(record);
     const content = text.slice(offset, offset + limit);
     return c.json({
       toolCallId: record.toolCallId,

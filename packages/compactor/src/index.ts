@@ -58,3 +58,7 @@ export { DEFAULT_VIEW_LIMIT, MAX_VIEW_LIMIT, partText, readPage } from './view-p
 export type { ViewPage, ViewPart, ViewRequest } from './view-page.js';
 export { createViewToolCallTool, TOOL_RESULTS_CONFIG_KEY, toolResultsConfig } from './view-tool-call.js';
 export type { CompactorService, ViewToolCallInput } from './view-tool-call.js';
+export { openTaskHistory } from './task-history.js';
+export type { OpenTaskHistoryOptions, TaskHistory } from './task-history.js';
+export { dataDirInWorkspace, defaultDataDir, isDataDirInWorkspace, workspaceId } from './data-dir.js';
+export { savedCallText } from './saved-call-text.js';

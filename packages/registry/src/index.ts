@@ -38,3 +38,4 @@ export {
   toToolError,
 } from './errors.js';
 export type { ConsistencyProblem, ToolErrorOptions, ToolStage } from './errors.js';
+export { unconfiguredConfig } from './unconfigured-config.js';

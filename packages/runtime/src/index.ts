@@ -47,3 +47,20 @@ export { createInteractionTools, interactionToolConfig } from './interaction-too
 export type { AskUserQuestionOutput, ConfirmOutput } from './interaction-tools.js';
 export { settleApprovalResponses } from './settle-approval-responses.js';
 export type { SettleApprovalResponsesOptions } from './settle-approval-responses.js';
+export {
+  loadReplayScript,
+  parseReplayScript,
+  ReplayExhaustedError,
+  ReplayLanguageModel,
+  ReplayScriptError,
+  replayScriptSchema,
+} from './replay/index.js';
+export type { ReplayCallOptions, ReplayModelOptions, ReplayScript, ReplayStep, ReplayToolCall } from './replay/index.js';
+export { stageOfRunFailure } from './run-failure.js';
+export type { RunFailure, RunStage } from './run-failure.js';
+export { withModelRequestEvents } from './model-request-events.js';
+export type { ModelPrompt, ModelRequestEvent } from './model-request-events.js';
+export { refusedCallEvents, runEndOf } from './run-end.js';
+export type { RunEnd, RunEndInput } from './run-end.js';
+export { createEventOrder } from './event-order.js';
+export type { CallFollowUpEvent, EventOrder } from './event-order.js';

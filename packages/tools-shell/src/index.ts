@@ -28,3 +28,5 @@ export { basename, effectiveArgv } from './effective-argv.js';
 export { parseShellCommand, parseShellScript } from './parse-shell.js';
 export type { ShellCommand, ShellRedirection, ShellScript, ShellWord, ShellWordKind } from './shell-syntax.js';
 export { OUTPUT_COALESCE_CHARS, OUTPUT_COALESCE_MS, OutputCoalescer } from './output-coalescer.js';
+export { allowRulesFileSchema, loadAllowRules } from './allow-rules-file.js';
+export type { AllowRuleSource, LoadAllowRulesOptions, LoadedAllowRules } from './allow-rules-file.js';

@@ -1,3 +1,5 @@
+import type { ConfirmRequestEvent } from '@aibuddy/runtime';
+
 /** What the server says about itself at load (and after a reload: the confirmations still waiting). */
 export interface ServerState {
   workspace: string;
@@ -6,16 +8,8 @@ export interface ServerState {
   pending: PendingConfirmation[];
 }
 
-/** A confirmation waiting for this person, bound to one call and its input digest. */
-export interface PendingConfirmation {
-  taskId: string;
-  toolCallId: string;
-  toolName: string;
-  target: string;
-  scope: string;
-  impact: string;
-  inputDigest: string;
-}
+/** A confirmation waiting for this person: the runtime's request, bound to one task, call and input digest. */
+export type PendingConfirmation = Omit<ConfirmRequestEvent, 'type'> & { taskId: string };
 
 /** One page of a stored raw result (`view_tool_call`'s paging). */
 export interface RawPage {

@@ -1,7 +1,10 @@
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { describe, expect, it } from 'vitest';
-import { ArgumentError } from './errors.js';
-import { parseReplayScript, ReplayExhaustedError, ReplayLanguageModel } from './replay-model.js';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ReplayExhaustedError, ReplayLanguageModel } from './replay-model.js';
+import { loadReplayScript, parseReplayScript, ReplayScriptError } from './replay-script.js';
 
 const echo = tool({
   description: 'echo',
@@ -52,15 +55,40 @@ describe('ReplayLanguageModel', () => {
     await expect(model.doGenerate({ prompt: [], abortSignal: controller.signal } as never)).rejects.toThrow('stop');
   });
 
+  it('repeats the last step when asked, and records every call', async () => {
+    const model = new ReplayLanguageModel({ steps: [{ text: 'again' }] }, { repeatLastStep: true });
+    for (let i = 0; i < 3; i++) await generateText({ model, prompt: `call ${i}` });
+    expect(model.calls).toHaveLength(3);
+    expect(JSON.stringify(model.calls[2]!.prompt)).toContain('call 2');
+  });
+
+  it('loads a script file, naming the file in every problem', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replay-'));
+    try {
+      const file = join(dir, 'run.json');
+      writeFileSync(file, JSON.stringify(script));
+      expect(loadReplayScript(file).steps).toHaveLength(2);
+      writeFileSync(file, '{"steps": [');
+      expect(() => loadReplayScript(file)).toThrow(/--model replay:.*run\.json: not valid JSON/);
+      expect(() => loadReplayScript(join(dir, 'missing.json'))).toThrow(/cannot read the file \(ENOENT\)/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it.each([
+    [[], /no "steps" array/],
     [{}, /no "steps" array/],
+    [{ steps: [1] }, /step 0 is not an object/],
+    [{ steps: [{ toolCalls: [{ toolName: '' }] }] }, /step 0, call 0: "toolName" must be a non-empty string/],
+    [{ steps: [{ toolCalls: [{ toolName: 'x', id: '' }] }] }, /step 0, call 0: "id" must be a non-empty string/],
     [{ steps: [] }, /"steps" is empty/],
     [{ steps: [{}] }, /step 0 has neither "toolCalls" nor "text"/],
     [{ steps: [{ toolCalls: [] }] }, /step 0: "toolCalls" must be a non-empty array/],
     [{ steps: [{ toolCalls: [{ toolName: 'x', input: [1] }] }] }, /step 0, call 0: "input" must be an object/],
     [{ steps: [{ text: 'a' }, { text: 3 }] }, /step 1: "text" must be a string/],
   ])('rejects a malformed script %j', (value, message) => {
-    expect(() => parseReplayScript(value)).toThrow(ArgumentError);
+    expect(() => parseReplayScript(value)).toThrow(ReplayScriptError);
     expect(() => parseReplayScript(value)).toThrow(message as RegExp);
   });
 });

@@ -1,7 +1,7 @@
 import type { ModelMessage, TextStreamPart, ToolSet } from 'ai';
-import { CompactorError, createTaskStore } from '@aibuddy/compactor';
-import type { TaskRecord, TaskStatus, TaskStore } from '@aibuddy/compactor';
-import { AgentStartupError } from './errors.js';
+import { CompactorError } from './errors.js';
+import { createTaskStore } from './task-store.js';
+import type { TaskRecord, TaskStatus, TaskStore } from './task-store.js';
 
 /** Options of {@link openTaskHistory}. */
 export interface OpenTaskHistoryOptions {
@@ -33,16 +33,18 @@ export interface TaskHistory {
   finish(outcome: { status: TaskStatus; steps: number; error?: { stage: string; message: string } | undefined }): Promise<void>;
 }
 
-function startupError(error: unknown, dataDir: string): AgentStartupError {
-  return new AgentStartupError('execution', `the task store under ${dataDir} cannot be used: ${(error as Error)?.message}`, {
-    fix: 'pass a --data-dir you can write to, outside the workspace.',
-    cause: error,
-  });
+function storeError(error: unknown, dataDir: string): CompactorError {
+  // The store's own errors carry a stage tag already; this one names the stage once.
+  const reason = String((error as Error)?.message ?? error).replace(/^\[\w+\] /, '');
+  return new CompactorError(
+    `the task store under ${dataDir} cannot be used: ${reason}. Fix: use a data dir you can write to, outside the workspace.`,
+    { stage: 'execution', cause: error },
+  );
 }
 
 /**
- * Opens the persisted history of a task: on `--resume` reads it back (refusing a task that does not
- * exist), and records the run as it goes, after every step, with the same atomic, symlink-refusing
+ * Opens the persisted history of a task for one `streamText` run: on `resume` reads it back
+ * (refusing, with a `CompactorError` of stage `discovery`, a task that does not exist), and records the run as it goes, after every step, with the same atomic, symlink-refusing
  * writes as the result store. The context itself is rebuilt by the compactor before the first step
  * (compacted views, interactions as user text, interrupted calls repaired), and the active set by
  * defer from the same messages.
@@ -56,18 +58,15 @@ export async function openTaskHistory(options: OpenTaskHistoryOptions): Promise<
     previous = await store.readTask(options.taskId);
     if (options.resume) {
       if (!previous) {
-        throw new AgentStartupError(
-          'discovery',
-          `--resume: there is no persisted task "${options.taskId}" under ${options.dataDir}.`,
-          {
-            fix: 'list the persisted tasks with "aibuddy tasks" (same --workspace or --data-dir), or drop --resume to start a new task.',
-          },
+        throw new CompactorError(
+          `there is no persisted task "${options.taskId}" under ${options.dataDir} to resume. Fix: list the persisted tasks (listTasks), or start a new task.`,
+          { stage: 'discovery' },
         );
       }
       prior = (await store.readHistory(options.taskId)) ?? [];
     }
   } catch (error) {
-    throw AgentStartupError.isInstance(error) ? error : startupError(error, options.dataDir);
+    throw CompactorError.isInstance(error) && error.stage === 'discovery' ? error : storeError(error, options.dataDir);
   }
   const initialMessages: ModelMessage[] = [...prior, { role: 'user', content: options.task }];
   const now = new Date().toISOString();
@@ -85,7 +84,7 @@ export async function openTaskHistory(options: OpenTaskHistoryOptions): Promise<
   try {
     await store.writeTask(base);
   } catch (error) {
-    throw startupError(error, options.dataDir);
+    throw storeError(error, options.dataDir);
   }
 
   let saved: ModelMessage[] = initialMessages;
