@@ -116,15 +116,22 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
   // Run-together name words ("searchjobs", "getuserprofile") split into words the catalogue uses.
   const pieceStart = new Int32Array(n + 1);
   const pieces: number[] = [];
-  for (let d = 0; d < n; d++) {
-    if (p.namePieces > 0) {
-      for (const word of longNameWords[d] as string[]) {
-        for (const piece of splitRunTogether(word, isWord) ?? []) {
-          const id = vocab.get(stem(piece));
-          if (id !== undefined && !isStopWord(piece)) pieces.push(id);
-        }
+  // Long name words repeat across tools ("getuserprofile" in many servers): split each once.
+  const splits = new Map<string, number[]>();
+  const piecesOf = (word: string): number[] => {
+    let ids = splits.get(word);
+    if (ids === undefined) {
+      ids = [];
+      for (const piece of splitRunTogether(word, isWord) ?? []) {
+        const id = vocab.get(stem(piece));
+        if (id !== undefined && !isStopWord(piece)) ids.push(id);
       }
+      splits.set(word, ids);
     }
+    return ids;
+  };
+  for (let d = 0; d < n; d++) {
+    if (p.namePieces > 0) for (const word of longNameWords[d] as string[]) for (const id of piecesOf(word)) pieces.push(id);
     pieceStart[d + 1] = pieces.length;
   }
   const V = terms.length;

@@ -1,5 +1,6 @@
 import { buildBm25f, type Bm25fIndex } from './bm25f.js';
-import { compact, compoundIdentifiers, isStopWord, queryWords, splitClauses, stem, type QueryWord } from './text.js';
+import { compoundIdentifiers, isStopWord, queryWords, splitClauses, stem, type QueryWord } from './text.js';
+import { CatalogueNames } from './names.js';
 import type { RegexDocument } from './regex-search.js';
 import { UnknownWords } from './unknown-words.js';
 
@@ -86,28 +87,9 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
   const isCatalogueWord = (w: string): boolean => (ix.wordIds.get(w) ?? -1) >= 0;
   const unknown = new UnknownWords(ix.terms, isCatalogueWord);
 
-  // Servers: id per tool, and compact names for mentions ("git hub" / "github" → server github).
-  const serverIds = new Map<string, number>();
-  const serverOf = new Int32Array(n).fill(-1);
-  entries.forEach((e, d) => {
-    if (!e.server) return;
-    let sid = serverIds.get(e.server);
-    if (sid === undefined) serverIds.set(e.server, (sid = serverIds.size));
-    serverOf[d] = sid;
-  });
-  const serverByKey = new Map<string, number>();
-  for (const [server, sid] of serverIds) {
-    const key = compact(server);
-    if (key.length >= 3 && !serverByKey.has(key)) serverByKey.set(key, sid);
-  }
-  // Tools by compact name, whole and without a "server__" namespace ("github__create_issue" → "createissue").
-  const toolByKey = new Map<string, number>();
-  entries.forEach((e, d) => {
-    const key = compact(e.name);
-    if (!toolByKey.has(key)) toolByKey.set(key, d);
-    const local = e.name.includes('__') ? compact(e.name.slice(e.name.lastIndexOf('__') + 2)) : '';
-    if (local.length >= 4 && local !== key && !toolByKey.has(local)) toolByKey.set(local, d);
-  });
+  // Servers and names the query may mention outright.
+  const names = new CatalogueNames(entries);
+  const serverOf = names.serverOf;
 
   // Query-time scratch, reused (searches are synchronous).
   const acc = new Float64Array(n);
@@ -118,7 +100,7 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
   const clauseSeen = new Uint8Array(n);
   const clauseDocs = new Int32Array(n);
   const docs = new Int32Array(n);
-  const serverBest = new Float64Array(serverIds.size);
+  const serverBest = new Float64Array(names.serverCount);
   const qWeight = new Float64Array(ix.terms.length);
   const qCount = new Float64Array(ix.terms.length);
 
@@ -348,26 +330,9 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
       }
       acc[d] = (acc[d] as number) + bonus;
     };
-    if (t.nameBonus > 0) {
-      const named = new Set<number>();
-      for (const ident of identifiers) {
-        const d = toolByKey.get(ident);
-        if (d !== undefined) named.add(d);
-      }
-      for (const d of named) bump(d, t.nameBonus * top);
-    }
-    if (t.serverBonus > 0 && serverByKey.size > 0) {
-      const named = new Set<number>();
-      for (let i = 0; i < words.length; i++) {
-        let key = '';
-        for (let j = i; j < Math.min(words.length, i + 3); j++) {
-          key += (words[j] as QueryWord).word;
-          const sid = serverByKey.get(key);
-          if (sid !== undefined) named.add(sid);
-        }
-      }
-      if (named.size > 0) for (let d = 0; d < n; d++) if (named.has(serverOf[d] as number)) bump(d, t.serverBonus * top);
-    }
+    if (t.nameBonus > 0) for (const d of names.toolsNamed(identifiers)) bump(d, t.nameBonus * top);
+    if (t.serverBonus > 0)
+      for (const sid of names.serversNamed(words)) for (const d of names.membersOf(sid)) bump(d, t.serverBonus * top);
     return count;
   }
 
