@@ -78,11 +78,16 @@ export interface RankedDoc {
 export interface LexicalRanker {
   /** Best `limit` tools for `query`, best first; [] when no query term is in the catalogue. */
   rank(query: string, limit: number): RankedDoc[];
+  /** The BM25F index (a derived index reuses its vocabulary and per-tool term ids). */
+  index: Bm25fIndex;
 }
 
 /** Builds the lexical ranker: BM25F plus a few catalogue-independent query rules and bonuses. */
-export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIndexTuning): LexicalRanker {
-  const ix: Bm25fIndex = buildBm25f(entries, t);
+export function createLexicalRanker(
+  entries: readonly RegexDocument[],
+  t: ToolIndexTuning,
+  ix: Bm25fIndex = buildBm25f(entries, t),
+): LexicalRanker {
   const { n, vocab, idf, postStart, postDoc, postImpact, nameStart, nameTerms, nameMass } = ix;
   const isCatalogueWord = (w: string): boolean => (ix.wordIds.get(w) ?? -1) >= 0;
   const unknown = new UnknownWords(ix.terms, isCatalogueWord);
@@ -360,5 +365,5 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
     return out;
   }
 
-  return { rank };
+  return { rank, index: ix };
 }
