@@ -16,6 +16,7 @@ import {
   staticCatalog,
 } from '@aibuddy/discovery';
 import type { DeferralDecision, DeferredToolCatalog, McpConfig, McpManager, ToolSearchPresentation } from '@aibuddy/discovery';
+import type { ToolSearchConfigOptions, ToolSearchWarning } from '@aibuddy/discovery';
 import { assertConsistent, resolveToolSet, TOOL_CONFIG_METAS, TOOL_NAME_MAP } from '@aibuddy/registry';
 import type { ResolvedToolSet, ServerToolConfig, ToolConfigMeta, ToolServices } from '@aibuddy/registry';
 import { createAiTools, createConfirmationGate, interactionToolConfig } from '@aibuddy/runtime';
@@ -30,6 +31,7 @@ import type { DeferPathOption } from './args.js';
 import type { HostConfirmation } from './confirmation.js';
 import { defaultDataDir } from './data-dir.js';
 import type { ModelInfo } from './create-model.js';
+import type { HostEmbeddingModel } from './embedding-model.js';
 import { AgentStartupError } from './errors.js';
 import { createEventRouter } from './event-router.js';
 import type { AgentEventSink, CompactionEvent } from './events.js';
@@ -82,6 +84,11 @@ export interface ComposeAgentOptions {
   taskStore?: TaskStore;
   /** `--defer-path` (default `auto`). */
   deferPath?: DeferPathOption;
+  /**
+   * An embedding model for `tool_search` (opt-in, e.g. `openai.embedding('text-embedding-3-small')`):
+   * semantic similarity fused with the lexical ranking; tool vectors are cached in the data folder.
+   */
+  embeddingModel?: HostEmbeddingModel | undefined;
   /**
    * Allow rules of `execute` (see `loadHostCommandRules`). Without them only commands proven
    * harmless run without confirmation.
@@ -178,6 +185,8 @@ export interface BuiltInConfigInputs {
   catalog: DeferredToolCatalog;
   /** How `tool_search` answers the model on this run's defer path (default `schemas`). */
   toolSearchPresentation?: ToolSearchPresentation | undefined;
+  /** Semantic retrieval for `tool_search`: the model, the cache folder and where warnings go. */
+  toolSearchEmbedding?: Pick<ToolSearchConfigOptions, 'embeddingModel' | 'cacheDir' | 'onWarning'> | undefined;
   /** The skills folder, if any. */
   skillsDir?: string | undefined;
   /** Receives skill folders that were skipped. */
@@ -199,6 +208,7 @@ export function builtInConfigs(inputs: BuiltInConfigInputs): ServerToolConfig[] 
     createToolSearchConfig({
       catalog: inputs.catalog,
       ...(inputs.toolSearchPresentation ? { presentation: inputs.toolSearchPresentation } : {}),
+      ...inputs.toolSearchEmbedding,
     }),
     inputs.skillsDir
       ? createSkillsConfig({
@@ -289,6 +299,15 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       protectedPaths,
       catalog: mcp ?? staticCatalog([]),
       toolSearchPresentation: toolSearchPresentation(chooseDeferPath({ ...deferModel, override: deferOverride }).path),
+      ...(options.embeddingModel
+        ? {
+            toolSearchEmbedding: {
+              embeddingModel: options.embeddingModel,
+              cacheDir: dataDir,
+              onWarning: (w: ToolSearchWarning) => warn(`[discovery] tool_search: ${w.message}`),
+            },
+          }
+        : {}),
       skillsDir,
       onSkillProblems: (problems) => warn(`[discovery] skills: ${problems.map((p) => JSON.stringify(p)).join('; ')}`),
     });
