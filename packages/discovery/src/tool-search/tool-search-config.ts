@@ -130,6 +130,7 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
   // engine's query time only. After list_changed the index is derived from the last one, so only the
   // changed server's tools are read again (see catalogIndex).
   let last: CatalogIndex | undefined;
+  let instructionsFor: { tools: readonly CatalogTool[]; text: string } | undefined;
   const defaultLimit = Math.min(Math.max(1, options.defaultLimit ?? DEFAULT_TOOL_SEARCH_LIMIT), MAX_TOOL_SEARCH_LIMIT);
   const indexOptions: ToolIndexOptions = {
     embeddingModel: options.embeddingModel,
@@ -213,14 +214,21 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
       ];
     },
     instructions() {
+      // Once per catalogue version: a tool set may be resolved again at any step, and a pass over
+      // 10,000 tools there would make per-step work grow with the catalogue.
       const tools = options.catalog.deferredTools();
-      const servers = new Map<string, number>();
-      for (const t of tools) servers.set(t.server ?? 'other', (servers.get(t.server ?? 'other') ?? 0) + 1);
-      const list = [...servers].map(([s, n]) => `${s} (${n})`).join(', ');
-      return (
-        `${tools.length} more tools are deferred: their schemas are not loaded (${list}). ` +
-        'When you need a capability you do not see among your tools, call tool_search first; the tools it returns can be called from the next step.'
-      );
+      if (instructionsFor?.tools !== tools) {
+        const servers = new Map<string, number>();
+        for (const t of tools) servers.set(t.server ?? 'other', (servers.get(t.server ?? 'other') ?? 0) + 1);
+        const list = [...servers].map(([s, n]) => `${s} (${n})`).join(', ');
+        instructionsFor = {
+          tools,
+          text:
+            `${tools.length} more tools are deferred: their schemas are not loaded (${list}). ` +
+            'When you need a capability you do not see among your tools, call tool_search first; the tools it returns can be called from the next step.',
+        };
+      }
+      return instructionsFor.text;
     },
   };
 }
