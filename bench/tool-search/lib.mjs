@@ -1,4 +1,4 @@
-// Shared by run.mjs (the benchmark) and tune.mjs (parameter experiments): engine loading, data sets, metrics.
+// Shared by run.mjs (the benchmark) and cv.mjs (parameter choice, leave one set out): engine loading, data sets, metrics.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -127,6 +127,40 @@ function warmBuild(engine, catalog, queries) {
   return { wall: median(builds), cpu: median(cpuBuilds), firstTypoQueryMs: median(first) };
 }
 
+/**
+ * list_changed at 10,000 tools: one server's tool list changes (one tool removed, one added, one
+ * re-described); `index.replaceServer` against a full build of the same new catalogue. CPU, median of 5.
+ */
+function incrementalUpdate(engine, catalog) {
+  const counts = new Map();
+  for (const t of catalog) counts.set(t.server, (counts.get(t.server) ?? 0) + 1);
+  // A mid-sized server (the largest with at most 50 tools), as a typical MCP server.
+  const [server, size] = [...counts].filter(([, n]) => n <= 50).sort((a, b) => b[1] - a[1])[0];
+  const own = catalog.filter((t) => t.server === server);
+  const next = [
+    ...own.slice(1, -1),
+    { ...own[own.length - 1], description: `${own[own.length - 1].description} (revised)` },
+    { name: `${server}__added_tool`, server, description: 'A tool the server added after list_changed.' },
+  ];
+  const nextCatalog = [...catalog.filter((t) => t.server !== server), ...next];
+  const base = engine.createToolIndex(catalog, { tuning });
+  if (typeof base.replaceServer !== 'function') return undefined;
+  const cpu = (fn) => {
+    const c0 = process.cpuUsage();
+    fn();
+    const c = process.cpuUsage(c0);
+    return (c.user + c.system) / 1000;
+  };
+  const inc = [];
+  const full = [];
+  for (let i = 0; i < 5; i++) {
+    inc.push(cpu(() => base.replaceServer(server, next)));
+    full.push(cpu(() => engine.createToolIndex(nextCatalog, { tuning })));
+  }
+  const median = (a) => a.sort((x, y) => x - y)[2];
+  return { server, size, nextSize: next.length, replaceServerCpu: median(inc), fullBuildCpu: median(full) };
+}
+
 // ---- embedding models for the fusion rows ----
 
 function fnv(word) {
@@ -325,6 +359,27 @@ async function main() {
       const refAgain = warmBuild(reference, catalog, queries);
       report.scale.reference = { ...ref, groups: undefined, warm: refWarm, warmAgain: refAgain };
       report.scale.warmAgain = again;
+      // 20 single builds each, alternating: the minimum is the least disturbed by other processes.
+      const cpuOf = (e) => {
+        const c0 = process.cpuUsage();
+        e.createToolIndex(catalog, { tuning });
+        const c = process.cpuUsage(c0);
+        return (c.user + c.system) / 1000;
+      };
+      const mineAb = [];
+      const refAb = [];
+      for (let i = 0; i < 20; i++) {
+        refAb.push(cpuOf(reference));
+        mineAb.push(cpuOf(engine));
+      }
+      const minMed = (a) => (a.sort((x, y) => x - y), [a[0], a[a.length >> 1]]);
+      const [mMin, mMed] = minMed(mineAb);
+      const [rMin, rMed] = minMed(refAb);
+      report.scale.alternatingBuilds = { engine: { min: mMin, median: mMed }, reference: { min: rMin, median: rMed } };
+      console.log(
+        `  20 alternating builds, CPU min / median, engine vs ref: ${fmt(mMin, 1)} / ${fmt(mMed, 1)} vs ${fmt(rMin, 1)} / ${fmt(rMed, 1)} ms ` +
+          `(${fmt(mMin / rMin, 2)}× / ${fmt(mMed / rMed, 2)}×)`,
+      );
       console.log(
         `\n  side by side, warm build CPU (median of 5), engine / ref: ${fmt(warm.cpu, 1)} / ${fmt(refWarm.cpu, 1)} ms, then ${fmt(again.cpu, 1)} / ${fmt(refAgain.cpu, 1)} ms`,
       );
@@ -337,6 +392,14 @@ async function main() {
       `  engine index build: first ${fmt(mine.buildMs, 1)} ms (cold JIT); warm, median of 5: ${fmt(warm.wall, 1)} ms wall, ${fmt(warm.cpu, 1)} ms CPU`,
     );
     console.log(`  first query with unknown words on a fresh index (builds the typo table): ${fmt(warm.firstTypoQueryMs, 1)} ms`);
+    const inc = incrementalUpdate(engine, catalog);
+    report.scale.incremental = inc;
+    if (inc)
+      console.log(
+        `  list_changed of one server (${inc.size} tools → ${inc.nextSize}: one removed, one added, one re-described): ` +
+          `replaceServer ${fmt(inc.replaceServerCpu, 1)} ms CPU vs full rebuild ${fmt(inc.fullBuildCpu, 1)} ms CPU ` +
+          `(${fmt(inc.replaceServerCpu / inc.fullBuildCpu, 2)}×), median of 5`,
+      );
     if (ref) {
       printRow(`ref ${refName}`.slice(0, 22), ref);
       console.log(
@@ -346,9 +409,14 @@ async function main() {
   }
   console.log('\nSummary: NDCG@5 Δ vs BM25 (target ≥ +0.05) and worst query group Δ (target ≥ −0.02)');
   for (const r of summary) {
-    const worst = r.worstGroup ? `${signed(r.worstGroup.delta)} (${r.worstGroup.group})` : 'one group';
+    const worst = r.worstGroup ? `${signed(r.worstGroup.delta)} (${r.worstGroup.group}, n=${r.worstGroup.n})` : 'one group';
+    const flags = [
+      r.delta < 0.05 ? 'MISSED: Δ < +0.05' : '',
+      r.worstGroup && r.worstGroup.delta < -0.02 ? 'VIOLATION: a group is > 0.02 below BM25' : '',
+    ].filter(Boolean);
     console.log(
-      `  ${r.set.padEnd(28)} ${signed(r.delta)}  worst group ${worst}${r.fusionDelta !== undefined ? `  fusion ${signed(r.fusionDelta)}` : ''}`,
+      `  ${r.set.padEnd(28)} ${signed(r.delta)}  worst group ${worst}${r.fusionDelta !== undefined ? `  fusion ${signed(r.fusionDelta)}` : ''}` +
+        `  ${flags.length > 0 ? flags.join('; ') : 'ok'}`,
     );
   }
   console.log(

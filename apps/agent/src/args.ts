@@ -26,6 +26,8 @@ export interface CompositionArgs {
   confirm: 'approve' | 'reject' | undefined;
   /** `--defer-path`. */
   deferPath: DeferPathOption;
+  /** `--embedding-model openai:MODEL`: semantic retrieval fused into tool_search (opt-in); absent when not given. */
+  embeddingModel?: string | undefined;
   /** `--allow` (repeatable): command prefixes that run without confirmation. Absent when none was given. */
   allow?: string[];
   /** `--config`: the host config file (default `$XDG_CONFIG_HOME/aibuddy/config.json`). */
@@ -82,6 +84,8 @@ Options of run and tools:
   --events FILE          append the JSONL event log to FILE
   --yes | --no           approve | reject every confirmation request without asking
   --defer-path PATH      auto | native | active-tools (default auto)
+  --embedding-model SPEC openai:MODEL (e.g. openai:text-embedding-3-small): tool_search fuses semantic similarity
+                         with its lexical ranking; reads OPENAI_API_KEY and OPENAI_BASE_URL; vectors cached in the data dir
   --allow "PREFIX"       a command prefix that runs without confirmation (repeatable), e.g. --allow "npm test"
   --config FILE          host config with an "allow" list (default: $XDG_CONFIG_HOME/aibuddy/config.json;
                          never a file inside the workspace)
@@ -99,6 +103,7 @@ const compositionOptions = {
   yes: { type: 'boolean', short: 'y' },
   no: { type: 'boolean' },
   'defer-path': { type: 'string' },
+  'embedding-model': { type: 'string' },
   allow: { type: 'string', multiple: true },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -199,6 +204,7 @@ function compositionArgs(command: string, values: ParsedValues): CompositionArgs
     events: str('events'),
     confirm: values.yes ? 'approve' : values.no ? 'reject' : undefined,
     deferPath,
+    ...(values['embedding-model'] !== undefined ? { embeddingModel: str('embedding-model') } : {}),
     ...(allow && allow.length > 0 ? { allow } : {}),
     ...(values.config !== undefined ? { config: str('config') } : {}),
   };

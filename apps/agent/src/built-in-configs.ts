@@ -1,4 +1,4 @@
-import type { DeferredToolCatalog, ToolSearchPresentation } from '@aibuddy/discovery';
+import type { DeferredToolCatalog, ToolSearchConfigOptions, ToolSearchPresentation } from '@aibuddy/discovery';
 import { createSkillsConfig, createToolSearchConfig } from '@aibuddy/discovery';
 import { toolResultsConfig } from '@aibuddy/compactor';
 import { unconfiguredConfig } from '@aibuddy/registry';
@@ -14,6 +14,8 @@ export interface BuiltInConfigInputs {
   catalog: DeferredToolCatalog;
   /** How `tool_search` answers the model on this run's defer path (default `schemas`). */
   toolSearchPresentation?: ToolSearchPresentation | undefined;
+  /** Semantic retrieval for `tool_search`: the model, the cache folder and where warnings go. */
+  toolSearchEmbedding?: Pick<ToolSearchConfigOptions, 'embeddingModel' | 'cacheDir' | 'onWarning'> | undefined;
   /** The skills folder, if any. */
   skillsDir?: string | undefined;
   /** Receives skill folders that were skipped. */
@@ -35,6 +37,7 @@ export function builtInConfigs(inputs: BuiltInConfigInputs): ServerToolConfig[] 
     createToolSearchConfig({
       catalog: inputs.catalog,
       ...(inputs.toolSearchPresentation ? { presentation: inputs.toolSearchPresentation } : {}),
+      ...inputs.toolSearchEmbedding,
     }),
     inputs.skillsDir
       ? createSkillsConfig({

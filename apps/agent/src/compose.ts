@@ -12,7 +12,7 @@ import {
   parseMcpConfig,
   staticCatalog,
 } from '@aibuddy/discovery';
-import type { McpManager } from '@aibuddy/discovery';
+import type { McpManager, ToolSearchWarning } from '@aibuddy/discovery';
 import { assertConsistent, resolveToolSet, TOOL_CONFIG_METAS, TOOL_NAME_MAP } from '@aibuddy/registry';
 import type { ServerToolConfig, ToolConfigMeta, ToolServices } from '@aibuddy/registry';
 import { createAiTools, createConfirmationGate, createEventOrder } from '@aibuddy/runtime';
@@ -24,6 +24,7 @@ import type { DeferPathOption } from './args.js';
 import { builtInConfigs } from './built-in-configs.js';
 import type { HostConfirmation } from './confirmation.js';
 import type { ModelInfo } from './create-model.js';
+import type { HostEmbeddingModel } from './embedding-model.js';
 import { AgentStartupError } from './errors.js';
 import type { AgentEventSink } from './events.js';
 import { buildSystemPrompt } from './system-prompt.js';
@@ -54,6 +55,11 @@ export interface ComposeAgentOptions {
   taskStore?: TaskStore;
   /** `--defer-path` (default `auto`). */
   deferPath?: DeferPathOption;
+  /**
+   * An embedding model for `tool_search` (opt-in, e.g. `openai.embedding('text-embedding-3-small')`):
+   * semantic similarity fused with the lexical ranking; tool vectors are cached in the data folder.
+   */
+  embeddingModel?: HostEmbeddingModel | undefined;
   /**
    * Allow rules of `execute` (see `loadHostCommandRules`). Without them only commands proven
    * harmless run without confirmation.
@@ -193,6 +199,15 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       protectedPaths,
       catalog: mcp ?? staticCatalog([]),
       toolSearchPresentation: toolSearchPresentation(chooseDeferPath({ ...deferModel, override: deferOverride }).path),
+      ...(options.embeddingModel
+        ? {
+            toolSearchEmbedding: {
+              embeddingModel: options.embeddingModel,
+              cacheDir: dataDir,
+              onWarning: (w: ToolSearchWarning) => warn(`[discovery] tool_search: ${w.message}`),
+            },
+          }
+        : {}),
       skillsDir: options.skillsDir,
       onSkillProblems: (problems) => warn(`[discovery] skills: ${problems.map((p) => JSON.stringify(p)).join('; ')}`),
     });

@@ -94,6 +94,9 @@ export async function runCommand(parsed: Extract<ParsedCommand, { command: 'run'
       ...(options.capabilities ? { capabilities: options.capabilities } : {}),
       ...(options.chunkTimeoutSeconds !== undefined ? { chunkTimeoutMs: options.chunkTimeoutSeconds * 1000 } : {}),
       deferPath: options.deferPath,
+      ...(options.embeddingModel
+        ? { embeddingModel: (await import('./embedding-model.js')).createEmbeddingModel(options.embeddingModel, io.env) }
+        : {}),
       allow: setup.rules.allow,
       confirmation,
       renderer,

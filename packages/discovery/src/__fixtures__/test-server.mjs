@@ -3,7 +3,8 @@
 //   --tools=N        offer the first N tools of the catalog (plus the special tools below)
 //   --page-size=K    paginate tools/list, K tools per page
 //   --special        also offer: fail_tool (isError), crash_tool (process exits mid-call),
-//                    slow_tool (answers after `ms`), add_tool (adds a tool, sends list_changed)
+//                    slow_tool (answers after `ms`), add_tool (adds a tool, optionally removes the tool
+//                    named by `remove`, sends list_changed)
 //   --hang           write to stderr, then never answer (start-up timeout test)
 //   --exit-early     write to stderr, then exit 2 before the handshake
 //   --bad-schema     one tool has a non-object input schema
@@ -50,8 +51,12 @@ if (args.hang) {
       },
       {
         name: 'add_tool',
-        description: 'Adds a tool named by `name` and announces the change.',
-        inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+        description: 'Adds a tool named by `name` (and removes the tool named by `remove`) and announces the change.',
+        inputSchema: {
+          type: 'object',
+          properties: { name: { type: 'string' }, remove: { type: 'string' }, description: { type: 'string' } },
+          required: ['name'],
+        },
       },
     );
   }
@@ -84,9 +89,13 @@ if (args.hang) {
         await new Promise((r) => setTimeout(r, Number(input.ms ?? 100)));
         return { content: [{ type: 'text', text: 'slow done' }] };
       case 'add_tool':
+        if (input.remove !== undefined) {
+          const at = tools.findIndex((t) => t.name === String(input.remove));
+          if (at >= 0) tools.splice(at, 1);
+        }
         tools.push({
           name: String(input.name),
-          description: `Dynamically added tool ${input.name}.`,
+          description: input.description ? String(input.description) : `Dynamically added tool ${input.name}.`,
           inputSchema: { type: 'object', properties: {} },
         });
         await server.sendToolListChanged();

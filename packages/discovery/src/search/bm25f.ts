@@ -1,9 +1,7 @@
+import { FIELD_COUNT, tokenizeTools, type ToolTerms, Vocabulary } from './tool-terms.js';
 import type { RegexDocument } from './regex-search.js';
-import { forEachWord, isStopWord, stem } from './text.js';
-import { splitRunTogether } from './unknown-words.js';
 
-/** Fields of a tool, in this order: name, server, description, parameter names + descriptions. */
-export const FIELD_COUNT = 4;
+export { FIELD_COUNT } from './tool-terms.js';
 
 /** BM25F parameters. */
 export interface Bm25fParams {
@@ -16,9 +14,6 @@ export interface Bm25fParams {
   /** Weight, relative to the name field, of the pieces of run-together name words ("searchjobs" → search, jobs); 0 = off. */
   namePieces: number;
 }
-
-// Run-together name words shorter than this are left alone: short words split into short pieces by chance.
-const MIN_SPLIT_NAME_WORD = 7;
 
 /**
  * A BM25F index over the four fields of each tool (Robertson & Zaragoza's form: field term counts are
@@ -34,6 +29,10 @@ export interface Bm25fIndex {
   terms: string[];
   /** Raw (unstemmed) catalogue word → term id, or -1 for a stop word (for splitting run-together words). */
   wordIds: Map<string, number>;
+  /** The words behind `vocab`, `terms` and `wordIds` (copied, then extended, by a derived index). */
+  vocabulary: Vocabulary;
+  /** Term ids per tool, reused by a derived index for the tools it keeps. */
+  tools: ToolTerms[];
   /** Inverse document frequency by term id. */
   idf: Float64Array;
   /** Postings of term t are [postStart[t], postStart[t + 1]). */
@@ -53,98 +52,46 @@ export interface Bm25fIndex {
 
 /** Indexes the tools' texts (names already validated). */
 export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25fIndex {
-  const n = docs.length;
-  const vocab = new Map<string, number>();
-  const terms: string[] = [];
-  // One lookup per token: raw word → term id (stemming and stop words resolved once per distinct word).
-  const wordIds = new Map<string, number>();
-  const idOf = (word: string): number => {
-    let id = wordIds.get(word);
-    if (id !== undefined) return id;
-    if (isStopWord(word)) id = -1;
-    else {
-      const s = stem(word);
-      id = vocab.get(s);
-      if (id === undefined) {
-        id = terms.length;
-        vocab.set(s, id);
-        terms.push(s);
-      }
-    }
-    wordIds.set(word, id);
-    return id;
-  };
-  const isWord = (w: string): boolean => (wordIds.get(w) ?? -1) >= 0;
-  // Pass 1: term ids per field, flat; fieldStart[d * F + f] is where field f of tool d starts.
-  // Term ids of every field of every tool, in one growable typed array (no per-token boxing or GC).
-  let tokens = new Int32Array(1 << 16);
-  let tokenCount = 0;
-  const pushToken = (id: number): void => {
-    if (tokenCount === tokens.length) {
-      const grown = new Int32Array(tokens.length * 2);
-      grown.set(tokens);
-      tokens = grown;
-    }
-    tokens[tokenCount++] = id;
-  };
-  const fieldStart = new Int32Array(n * FIELD_COUNT + 1);
+  const vocabulary = new Vocabulary();
+  return assembleBm25f(tokenizeTools(docs, vocabulary, p.namePieces > 0), vocabulary, p);
+}
+
+/**
+ * The index over tools already tokenized: field lengths, pseudo term frequencies, idf, postings. This
+ * is all a derived index (`replaceServer`) recomputes for the tools it keeps; no text is read again.
+ */
+export function assembleBm25f(tools: readonly ToolTerms[], vocabulary: Vocabulary, p: Bm25fParams): Bm25fIndex {
+  const n = tools.length;
+  const { vocab, terms, wordIds } = vocabulary;
   const lengthSum = new Float64Array(FIELD_COUNT);
-  const longNameWords: string[][] = [];
-  let longWords: string[] | undefined;
-  const addWord = (word: string): void => {
-    const id = idOf(word);
-    if (id < 0) return;
-    pushToken(id);
-    if (longWords && word.length >= MIN_SPLIT_NAME_WORD) longWords.push(word);
-  };
-  const addText = (text: string, long?: string[]): void => {
-    longWords = long;
-    forEachWord(text, addWord);
-  };
-  for (let d = 0; d < n; d++) {
-    const e = docs[d] as RegexDocument;
-    const fields = [e.name, e.server, e.description, e.params];
+  let tokenCount = 0;
+  for (const tool of tools) {
+    let start = 0;
     for (let f = 0; f < FIELD_COUNT; f++) {
-      const start = tokenCount;
-      fieldStart[d * FIELD_COUNT + f] = start;
-      if (f === 0) longNameWords.push([]);
-      addText(typeof fields[f] === 'string' ? (fields[f] as string) : '', f === 0 ? (longNameWords[d] as string[]) : undefined);
-      lengthSum[f] = (lengthSum[f] as number) + tokenCount - start;
+      const end = tool.fieldEnd[f] as number;
+      lengthSum[f] = (lengthSum[f] as number) + end - start;
+      start = end;
     }
-  }
-  fieldStart[n * FIELD_COUNT] = tokenCount;
-  // Run-together name words ("searchjobs", "getuserprofile") split into words the catalogue uses.
-  const pieceStart = new Int32Array(n + 1);
-  const pieces: number[] = [];
-  for (let d = 0; d < n; d++) {
-    if (p.namePieces > 0) {
-      for (const word of longNameWords[d] as string[]) {
-        for (const piece of splitRunTogether(word, isWord) ?? []) {
-          const id = vocab.get(stem(piece));
-          if (id !== undefined && !isStopWord(piece)) pieces.push(id);
-        }
-      }
-    }
-    pieceStart[d + 1] = pieces.length;
+    tokenCount += tool.tokens.length + tool.pieces.length;
   }
   const V = terms.length;
 
   // Pass 2: pseudo term frequency per (tool, term), document frequencies.
   const norm = new Float64Array(FIELD_COUNT);
-  const avg = Array.from(lengthSum, (s) => (n > 0 ? s / n : 0));
+  const avg = Array.from(lengthSum, (sum) => (n > 0 ? sum / n : 0));
   const tf = new Float64Array(V);
   const touched: number[] = [];
   // At most one posting per token: sized once.
-  const maxPostings = tokenCount + pieces.length;
-  const pTerm = new Int32Array(maxPostings);
-  const pDoc = new Int32Array(maxPostings);
-  const pTf = new Float64Array(maxPostings);
+  const pTerm = new Int32Array(tokenCount);
+  const pDoc = new Int32Array(tokenCount);
+  const pTf = new Float64Array(tokenCount);
   let np = 0;
   const df = new Int32Array(V);
   for (let d = 0; d < n; d++) {
+    const { tokens, fieldEnd, pieces } = tools[d] as ToolTerms;
+    let start = 0;
     for (let f = 0; f < FIELD_COUNT; f++) {
-      const start = fieldStart[d * FIELD_COUNT + f] as number;
-      const end = fieldStart[d * FIELD_COUNT + f + 1] as number;
+      const end = fieldEnd[f] as number;
       const b = p.fieldB[f] as number;
       const a = avg[f] as number;
       norm[f] = (p.fieldWeights[f] as number) / (a > 0 ? 1 - b + (b * (end - start)) / a : 1);
@@ -154,12 +101,13 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
         tf[id] = (tf[id] as number) + (norm[f] as number);
       }
       if (f === 0) {
-        for (let i = pieceStart[d] as number; i < (pieceStart[d + 1] as number); i++) {
+        for (let i = 0; i < pieces.length; i++) {
           const id = pieces[i] as number;
           if (tf[id] === 0) touched.push(id);
           tf[id] = (tf[id] as number) + (norm[0] as number) * p.namePieces;
         }
       }
+      start = end;
     }
     for (const id of touched) {
       pTerm[np] = id;
@@ -195,7 +143,8 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
   const nameMass = new Float64Array(n);
   for (let d = 0; d < n; d++) {
     const start = nameList.length;
-    for (let i = fieldStart[d * FIELD_COUNT] as number; i < (fieldStart[d * FIELD_COUNT + 1] as number); i++) {
+    const { tokens, fieldEnd } = tools[d] as ToolTerms;
+    for (let i = 0; i < (fieldEnd[0] as number); i++) {
       const id = tokens[i] as number;
       if (nameList.indexOf(id, start) >= 0) continue;
       nameList.push(id);
@@ -212,6 +161,8 @@ export function buildBm25f(docs: readonly RegexDocument[], p: Bm25fParams): Bm25
     vocab,
     terms,
     wordIds,
+    vocabulary,
+    tools: tools as ToolTerms[],
     idf,
     postStart,
     postDoc,

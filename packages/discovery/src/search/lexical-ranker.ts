@@ -1,5 +1,6 @@
 import { buildBm25f, type Bm25fIndex } from './bm25f.js';
-import { compact, compoundIdentifiers, isStopWord, queryWords, splitClauses, stem, type QueryWord } from './text.js';
+import { compoundIdentifiers, isStopWord, queryWords, splitClauses, stem, type QueryWord } from './text.js';
+import { CatalogueNames } from './names.js';
 import type { RegexDocument } from './regex-search.js';
 import { UnknownWords } from './unknown-words.js';
 
@@ -46,14 +47,14 @@ export interface ToolIndexTuning {
 export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   k1: 1.2,
   fieldWeights: [2, 1, 1, 0.5] as const,
-  fieldB: [0.5, 0.5, 0.75, 0.75] as const,
+  fieldB: [0.5, 0.5, 0.9, 0.75] as const,
   namePieces: 0.5,
   quotedWeight: 0.5,
   typoWeight: 0.7,
   splitWeight: 0.5,
   nameCoverage: 0.2,
   clauseMix: 0.5,
-  siblingShare: 0.3,
+  siblingShare: 1,
   nameBonus: 0.3,
   serverBonus: 0.3,
   queryTf: 0.5,
@@ -77,37 +78,23 @@ export interface RankedDoc {
 export interface LexicalRanker {
   /** Best `limit` tools for `query`, best first; [] when no query term is in the catalogue. */
   rank(query: string, limit: number): RankedDoc[];
+  /** The BM25F index (a derived index reuses its vocabulary and per-tool term ids). */
+  index: Bm25fIndex;
 }
 
 /** Builds the lexical ranker: BM25F plus a few catalogue-independent query rules and bonuses. */
-export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIndexTuning): LexicalRanker {
-  const ix: Bm25fIndex = buildBm25f(entries, t);
+export function createLexicalRanker(
+  entries: readonly RegexDocument[],
+  t: ToolIndexTuning,
+  ix: Bm25fIndex = buildBm25f(entries, t),
+): LexicalRanker {
   const { n, vocab, idf, postStart, postDoc, postImpact, nameStart, nameTerms, nameMass } = ix;
   const isCatalogueWord = (w: string): boolean => (ix.wordIds.get(w) ?? -1) >= 0;
   const unknown = new UnknownWords(ix.terms, isCatalogueWord);
 
-  // Servers: id per tool, and compact names for mentions ("git hub" / "github" → server github).
-  const serverIds = new Map<string, number>();
-  const serverOf = new Int32Array(n).fill(-1);
-  entries.forEach((e, d) => {
-    if (!e.server) return;
-    let sid = serverIds.get(e.server);
-    if (sid === undefined) serverIds.set(e.server, (sid = serverIds.size));
-    serverOf[d] = sid;
-  });
-  const serverByKey = new Map<string, number>();
-  for (const [server, sid] of serverIds) {
-    const key = compact(server);
-    if (key.length >= 3 && !serverByKey.has(key)) serverByKey.set(key, sid);
-  }
-  // Tools by compact name, whole and without a "server__" namespace ("github__create_issue" → "createissue").
-  const toolByKey = new Map<string, number>();
-  entries.forEach((e, d) => {
-    const key = compact(e.name);
-    if (!toolByKey.has(key)) toolByKey.set(key, d);
-    const local = e.name.includes('__') ? compact(e.name.slice(e.name.lastIndexOf('__') + 2)) : '';
-    if (local.length >= 4 && local !== key && !toolByKey.has(local)) toolByKey.set(local, d);
-  });
+  // Servers and names the query may mention outright.
+  const names = new CatalogueNames(entries);
+  const serverOf = names.serverOf;
 
   // Query-time scratch, reused (searches are synchronous).
   const acc = new Float64Array(n);
@@ -118,7 +105,7 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
   const clauseSeen = new Uint8Array(n);
   const clauseDocs = new Int32Array(n);
   const docs = new Int32Array(n);
-  const serverBest = new Float64Array(serverIds.size);
+  const serverBest = new Float64Array(names.serverCount);
   const qWeight = new Float64Array(ix.terms.length);
   const qCount = new Float64Array(ix.terms.length);
 
@@ -348,26 +335,9 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
       }
       acc[d] = (acc[d] as number) + bonus;
     };
-    if (t.nameBonus > 0) {
-      const named = new Set<number>();
-      for (const ident of identifiers) {
-        const d = toolByKey.get(ident);
-        if (d !== undefined) named.add(d);
-      }
-      for (const d of named) bump(d, t.nameBonus * top);
-    }
-    if (t.serverBonus > 0 && serverByKey.size > 0) {
-      const named = new Set<number>();
-      for (let i = 0; i < words.length; i++) {
-        let key = '';
-        for (let j = i; j < Math.min(words.length, i + 3); j++) {
-          key += (words[j] as QueryWord).word;
-          const sid = serverByKey.get(key);
-          if (sid !== undefined) named.add(sid);
-        }
-      }
-      if (named.size > 0) for (let d = 0; d < n; d++) if (named.has(serverOf[d] as number)) bump(d, t.serverBonus * top);
-    }
+    if (t.nameBonus > 0) for (const d of names.toolsNamed(identifiers)) bump(d, t.nameBonus * top);
+    if (t.serverBonus > 0)
+      for (const sid of names.serversNamed(words)) for (const d of names.membersOf(sid)) bump(d, t.serverBonus * top);
     return count;
   }
 
@@ -395,5 +365,5 @@ export function createLexicalRanker(entries: readonly RegexDocument[], t: ToolIn
     return out;
   }
 
-  return { rank };
+  return { rank, index: ix };
 }

@@ -24,6 +24,8 @@ export interface SemanticRankerOptions {
   cacheDir?: string | undefined;
   onWarning: (warning: ToolSearchWarning) => void;
   queryTimeoutMs: number;
+  /** Vectors already computed (by the index this one is derived from), by text hash: not embedded again. */
+  seed?: ReadonlyMap<string, Float32Array> | undefined;
 }
 
 /** Cosine ranking of tools against a query embedding; tool vectors are computed (or loaded) once. */
@@ -32,6 +34,10 @@ export interface SemanticRanker {
   ready(): Promise<boolean>;
   /** Tool positions by cosine similarity to `query`, best first; rejects when the query cannot be embedded. */
   rank(query: string, limit: number): Promise<number[]>;
+  /** The tool vectors by text hash, once ready (a derived index starts from them). */
+  vectors(): ReadonlyMap<string, Float32Array> | undefined;
+  /** The options this ranker was made with. */
+  options: SemanticRankerOptions;
 }
 
 type EmbedModule = typeof import('ai');
@@ -56,6 +62,7 @@ export function createSemanticRanker(o: SemanticRankerOptions): SemanticRanker {
   const load = (): Promise<EmbedModule> => (ai ??= import('ai'));
   let matrix: Float32Array | undefined;
   let dims = 0;
+  let known: Map<string, Float32Array> | undefined;
 
   async function build(): Promise<boolean> {
     const texts = entries.map(toolText);
@@ -63,6 +70,7 @@ export function createSemanticRanker(o: SemanticRankerOptions): SemanticRanker {
     const file = o.cacheDir ? cacheFile(o.cacheDir, model.provider, model.modelId) : undefined;
     const cacheProblem = (message: string, cause?: unknown): void => o.onWarning({ kind: 'embedding-cache', message, cause });
     const cached = file ? await loadVectors(file, model.provider, model.modelId, cacheProblem) : new Map<string, Float32Array>();
+    for (const [h, v] of o.seed ?? []) if (!cached.has(h)) cached.set(h, v);
     const missing = [...new Set(hashes.filter((h) => !cached.has(h)))];
     const fresh = new Map<string, Float32Array>();
     for (const h of hashes) {
@@ -108,6 +116,7 @@ export function createSemanticRanker(o: SemanticRankerOptions): SemanticRanker {
       m.set(v, d * dims);
     }
     matrix = m;
+    known = fresh;
     return true;
   }
 
@@ -152,5 +161,5 @@ export function createSemanticRanker(o: SemanticRankerOptions): SemanticRanker {
     return topDoc;
   }
 
-  return { ready, rank };
+  return { ready, rank, vectors: () => known, options: o };
 }

@@ -146,6 +146,17 @@ describe('createToolIndex with an embedding model (real @ai-sdk/openai against a
     expect(await lexical.searchAsync('list issues')).toEqual(lexical.search('list issues'));
   });
 
+  it('replaceServer embeds only the new tools, even without a cache folder', async () => {
+    const index = createToolIndex(catalog, { embeddingModel: model() });
+    expect(await index.ready()).toBe(true);
+    server.requests.length = 0;
+    const next = index.replaceServer('garage', [{ server: 'garage', name: 'car_wash', description: 'Book an automobile wash.' }]);
+    expect(await next.ready()).toBe(true);
+    expect(server.requests.map((r) => r.input)).toEqual([[expect.stringContaining('car_wash')]]);
+    expect(names(await next.searchAsync('clean my car', { limit: 1 }))).toEqual(['car_wash']);
+    expect(names(await next.searchAsync('resize a picture', { limit: 1 }))).toEqual(['image_resize']);
+  });
+
   it('rejects something that is not an embedding model', () => {
     expect(() => createToolIndex(catalog, { embeddingModel: 'text-embedding-3-small' as never })).toThrow(
       /embedding model object/,

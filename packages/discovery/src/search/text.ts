@@ -102,8 +102,12 @@ export function terms(text: string): string[] {
 
 /** Removes separators and folds case, for comparing whole names ("GitHub_API" → "githubapi"). */
 export function compact(text: string): string {
-  return splitWords(text).join('');
+  // The pieces of splitWords joined = every letter and digit, folded and lower-cased (one regex pass).
+  return foldDiacritics(typeof text === 'string' ? text : '')
+    .replace(NOT_WORD, '')
+    .toLowerCase();
 }
+const NOT_WORD = /[^\p{L}\p{N}]+/gu;
 
 /**
  * Identifiers in text that split into several words ("get_weather", "WhoIS", "listRepos"), compacted

@@ -1,8 +1,10 @@
+import { assembleBm25f } from './bm25f.js';
 import { reciprocalRankFusion } from './fusion.js';
-import { createLexicalRanker, DEFAULT_TUNING, type ToolIndexTuning } from './lexical-ranker.js';
+import { createLexicalRanker, DEFAULT_TUNING, type LexicalRanker, type ToolIndexTuning } from './lexical-ranker.js';
 import { regexSearch, type RegexDocument } from './regex-search.js';
 import { schemaText } from './schema-text.js';
 import { createSemanticRanker, DEFAULT_QUERY_TIMEOUT_MS, type SemanticRanker } from './semantic-ranker.js';
+import { tokenizeTools, Vocabulary } from './tool-terms.js';
 import type {
   ToolIndex,
   ToolIndexEntry,
@@ -22,15 +24,14 @@ function normalizeLimit(limit: number | undefined, size: number): number {
   return Math.max(0, Math.min(l, size));
 }
 
-function toDocuments(entries: readonly ToolIndexEntry[]): RegexDocument[] {
+function toDocuments(entries: readonly ToolIndexEntry[], seen = new Set<string>(), where = 'createToolIndex'): RegexDocument[] {
   if (!Array.isArray(entries))
-    throw new TypeError('createToolIndex: entries must be an array of { name, description?, inputSchema?, server? }.');
-  const seen = new Set<string>();
+    throw new TypeError(`${where}: entries must be an array of { name, description?, inputSchema?, server? }.`);
   return entries.map((e, i) => {
     if (!e || typeof e.name !== 'string' || e.name.length === 0)
-      throw new TypeError(`createToolIndex: entry ${i} has no name; every tool needs a non-empty string name.`);
+      throw new TypeError(`${where}: entry ${i} has no name; every tool needs a non-empty string name.`);
     if (seen.has(e.name))
-      throw new TypeError(`createToolIndex: duplicate tool name "${e.name}"; tool names must be unique in one index.`);
+      throw new TypeError(`${where}: duplicate tool name "${e.name}"; tool names must be unique in one index.`);
     seen.add(e.name);
     const schema = schemaText(e.inputSchema);
     return {
@@ -57,7 +58,6 @@ function toDocuments(entries: readonly ToolIndexEntry[]): RegexDocument[] {
 export function createToolIndex(entries: readonly ToolIndexEntry[], options: ToolIndexOptions = {}): ToolIndex {
   const tuning: ToolIndexTuning = { ...DEFAULT_TUNING, ...options.tuning };
   const docs = toDocuments(entries);
-  const lexical = createLexicalRanker(docs, tuning);
   const onWarning = options.onWarning ?? ((w: ToolSearchWarning) => console.warn(`tool_search: ${w.message}`));
   const semantic: SemanticRanker | undefined = options.embeddingModel
     ? createSemanticRanker({
@@ -68,9 +68,28 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], options: Too
         queryTimeoutMs: options.queryTimeoutMs ?? DEFAULT_QUERY_TIMEOUT_MS,
       })
     : undefined;
+  return makeIndex({ entries, docs, tuning, lexical: createLexicalRanker(docs, tuning), semantic, onWarning, derived: 0 });
+}
+
+// A derived index whose tools were mostly tokenized for it, or whose vocabulary has drifted far from
+// the catalogue (words of removed tools stay known), is rebuilt from scratch instead.
+const MAX_DERIVED_SHARE = 0.5;
+
+interface IndexState {
+  entries: readonly ToolIndexEntry[];
+  docs: RegexDocument[];
+  tuning: ToolIndexTuning;
+  lexical: LexicalRanker;
+  semantic: SemanticRanker | undefined;
+  onWarning: (w: ToolSearchWarning) => void;
+  /** Tools indexed by derivation since the last full build (for {@link MAX_DERIVED_SHARE}). */
+  derived: number;
+}
+
+function makeIndex(state: IndexState): ToolIndex {
+  const { docs, lexical, semantic, onWarning } = state;
   // Start computing tool vectors now; hosts that want them before the first query await ready().
   void semantic?.ready();
-
   function search(query: string, opts: ToolSearchOptions = {}): ToolSearchHit[] {
     const limit = normalizeLimit(opts.limit, docs.length);
     if (opts.regex) return regexSearch(query, docs, limit);
@@ -101,9 +120,45 @@ export function createToolIndex(entries: readonly ToolIndexEntry[], options: Too
     }));
   }
 
+  function replaceServer(server: string, serverEntries: readonly ToolIndexEntry[]): ToolIndex {
+    if (typeof server !== 'string' || server.length === 0)
+      throw new TypeError('replaceServer: server must be a non-empty string (the server whose tools change).');
+    const where = `replaceServer("${server}")`;
+    if (!Array.isArray(serverEntries)) throw new TypeError(`${where}: entries must be an array of tools.`);
+    serverEntries.forEach((e, i) => {
+      if (e && e.server !== undefined && e.server !== server)
+        throw new TypeError(`${where}: entry ${i} ("${e.name}") belongs to server "${e.server}"; pass only this server's tools.`);
+    });
+    const keep: number[] = [];
+    docs.forEach((d, i) => {
+      if (d.server !== server) keep.push(i);
+    });
+    const seen = new Set(keep.map((i) => (docs[i] as RegexDocument).name));
+    const added = serverEntries.map((e) => ({ ...e, server }));
+    const addedDocs = toDocuments(added, seen, where);
+    const entries = [...keep.map((i) => state.entries[i] as ToolIndexEntry), ...added];
+    const nextDocs = [...keep.map((i) => docs[i] as RegexDocument), ...addedDocs];
+    const derived = state.derived + addedDocs.length;
+    const semanticNext = semantic ? createSemanticRanker({ ...semantic.options, entries, seed: semantic.vectors() }) : undefined;
+    if (derived > MAX_DERIVED_SHARE * Math.max(1, nextDocs.length)) {
+      const fresh = createLexicalRanker(nextDocs, state.tuning);
+      return makeIndex({ ...state, entries, docs: nextDocs, lexical: fresh, semantic: semanticNext, derived: 0 });
+    }
+    // Unchanged tools keep their term ids; only the server's new tools are read.
+    const vocabulary = new Vocabulary(lexical.index.vocabulary);
+    const tools = [
+      ...keep.map((i) => lexical.index.tools[i] as (typeof lexical.index.tools)[number]),
+      ...tokenizeTools(addedDocs, vocabulary, state.tuning.namePieces > 0),
+    ];
+    const ix = assembleBm25f(tools, vocabulary, state.tuning);
+    const next = createLexicalRanker(nextDocs, state.tuning, ix);
+    return makeIndex({ ...state, entries, docs: nextDocs, lexical: next, semantic: semanticNext, derived });
+  }
+
   return {
     search,
     searchAsync,
+    replaceServer,
     ready: () => (semantic ? semantic.ready() : Promise.resolve(false)),
     get size() {
       return docs.length;

@@ -85,6 +85,17 @@ export interface ToolIndex {
    * is available, `false` without a model or when embedding failed (reported through `onWarning`). Never rejects.
    */
   ready(): Promise<boolean>;
+  /**
+   * A new index in which the tools of `server` are `entries` (none: the server is gone); this index
+   * is left as it was. For `tools/list_changed`: every other tool keeps the term ids it was indexed
+   * with, so only the server's tools are read (at 10,000 tools a fraction of a full build), and with
+   * an embedding model only new tool texts are embedded. The server's tools move to the end of the
+   * catalogue order (which only breaks exact score ties). Once more than half of the tools were
+   * indexed this way, the next call builds from scratch, so words of removed tools do not pile up.
+   *
+   * @throws TypeError when an entry has no name, belongs to another server, or its name is taken.
+   */
+  replaceServer(server: string, entries: readonly ToolIndexEntry[]): ToolIndex;
   /** Number of tools in the index. */
   readonly size: number;
 }

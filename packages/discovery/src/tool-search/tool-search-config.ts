@@ -3,8 +3,9 @@ import type { ServerToolConfig, ToolConfigContext } from '@aibuddy/registry';
 import { z } from 'zod';
 import type { ActiveSet } from '../active-set/active-set.js';
 import type { CatalogTool, DeferredToolCatalog } from '../catalog.js';
-import { createToolIndex, ToolSearchQueryError } from '../search/index.js';
-import type { ToolIndex } from '../search/index.js';
+import { ToolSearchQueryError } from '../search/index.js';
+import type { ToolIndexOptions, ToolSearchWarning } from '../search/index.js';
+import { catalogIndex, type CatalogIndex } from './catalog-index.js';
 import { TOOL_SEARCH_CONFIG_KEY, TOOL_SEARCH_TOOL_NAME } from './constants.js';
 
 declare module '@aibuddy/registry' {
@@ -37,6 +38,15 @@ export interface ToolSearchConfigOptions {
    * The raw output (and so the client's view and the event log) is the same either way.
    */
   presentation?: ToolSearchPresentation;
+  /**
+   * An AI SDK embedding model (the host's own, e.g. `openai.embedding('text-embedding-3-small')`):
+   * searches fuse semantic similarity with the lexical ranking. Without it `tool_search` is lexical.
+   */
+  embeddingModel?: ToolIndexOptions['embeddingModel'];
+  /** Where tool vectors are cached between runs (the host's data folder). */
+  cacheDir?: string | undefined;
+  /** Called when semantic search falls back to lexical or its cache fails (default: `console.warn`). */
+  onWarning?: ((warning: ToolSearchWarning) => void) | undefined;
 }
 
 /** How `tool_search` answers the model. */
@@ -116,22 +126,20 @@ export function parseSlashRegex(query: string): string | undefined {
  * With no deferred tools the config yields nothing, and `resolveToolSet` reports why.
  */
 export function createToolSearchConfig(options: ToolSearchConfigOptions): ServerToolConfig {
-  // One index (and name lookup) per catalogue version, built once per change: a search then costs the
-  // engine's query time only, never a pass over the catalogue.
-  const indexes = new WeakMap<readonly CatalogTool[], { index: ToolIndex; byName: Map<string, CatalogTool> }>();
+  // One index (and name lookup) per catalogue version, made once per change: a search then costs the
+  // engine's query time only. After list_changed the index is derived from the last one, so only the
+  // changed server's tools are read again (see catalogIndex).
+  let last: CatalogIndex | undefined;
+  let instructionsFor: { tools: readonly CatalogTool[]; text: string } | undefined;
   const defaultLimit = Math.min(Math.max(1, options.defaultLimit ?? DEFAULT_TOOL_SEARCH_LIMIT), MAX_TOOL_SEARCH_LIMIT);
-  const indexOf = (tools: readonly CatalogTool[]) => {
-    let entry = indexes.get(tools);
-    if (!entry) {
-      entry = {
-        index: createToolIndex(
-          tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, server: t.server })),
-        ),
-        byName: new Map(tools.map((t) => [t.name, t])),
-      };
-      indexes.set(tools, entry);
-    }
-    return entry;
+  const indexOptions: ToolIndexOptions = {
+    embeddingModel: options.embeddingModel,
+    cacheDir: options.cacheDir,
+    onWarning: options.onWarning,
+  };
+  const indexOf = (tools: readonly CatalogTool[]): CatalogIndex => {
+    if (last?.tools !== tools) last = catalogIndex(tools, last, indexOptions);
+    return last;
   };
 
   return {
@@ -169,7 +177,7 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
                   output.tools.length > 0 ? toolReferenceOutput(output.tools.map((t) => t.name)) : output.note,
               }
             : {}),
-          execute: ({ query, regex, limit }): ToolSearchResult => {
+          execute: async ({ query, regex, limit }): Promise<ToolSearchResult> => {
             const tools = options.catalog.deferredTools();
             const slash = regex ? undefined : parseSlashRegex(query);
             const mode = regex || slash !== undefined ? 'regex' : 'text';
@@ -177,7 +185,8 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
             const { index, byName } = indexOf(tools);
             let hits;
             try {
-              hits = index.search(pattern, { limit: limit ?? defaultLimit, regex: mode === 'regex' });
+              // With an embedding model: fused with semantic similarity (lexical when the query cannot be embedded).
+              hits = await index.searchAsync(pattern, { limit: limit ?? defaultLimit, regex: mode === 'regex' });
             } catch (error) {
               if (ToolSearchQueryError.isInstance(error)) {
                 throw new ToolError(error.message, { stage: 'parameters', toolName: TOOL_SEARCH_TOOL_NAME, cause: error });
@@ -205,14 +214,21 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
       ];
     },
     instructions() {
+      // Once per catalogue version: a tool set may be resolved again at any step, and a pass over
+      // 10,000 tools there would make per-step work grow with the catalogue.
       const tools = options.catalog.deferredTools();
-      const servers = new Map<string, number>();
-      for (const t of tools) servers.set(t.server ?? 'other', (servers.get(t.server ?? 'other') ?? 0) + 1);
-      const list = [...servers].map(([s, n]) => `${s} (${n})`).join(', ');
-      return (
-        `${tools.length} more tools are deferred: their schemas are not loaded (${list}). ` +
-        'When you need a capability you do not see among your tools, call tool_search first; the tools it returns can be called from the next step.'
-      );
+      if (instructionsFor?.tools !== tools) {
+        const servers = new Map<string, number>();
+        for (const t of tools) servers.set(t.server ?? 'other', (servers.get(t.server ?? 'other') ?? 0) + 1);
+        const list = [...servers].map(([s, n]) => `${s} (${n})`).join(', ');
+        instructionsFor = {
+          tools,
+          text:
+            `${tools.length} more tools are deferred: their schemas are not loaded (${list}). ` +
+            'When you need a capability you do not see among your tools, call tool_search first; the tools it returns can be called from the next step.',
+        };
+      }
+      return instructionsFor.text;
     },
   };
 }

@@ -1,0 +1,124 @@
+import type { RegexDocument } from './regex-search.js';
+import { forEachWord, isStopWord, stem } from './text.js';
+import { splitRunTogether } from './unknown-words.js';
+
+/** Fields of a tool, in this order: name, server, description, parameter names + descriptions. */
+export const FIELD_COUNT = 4;
+
+// Run-together name words shorter than this are left alone: short words split into short pieces by chance.
+const MIN_SPLIT_NAME_WORD = 7;
+
+/**
+ * The catalogue's words: raw word → stemmed term id (stop words -1), and term text by id. It only
+ * grows; an index derived from another (`replaceServer`) works on a copy, so the older index keeps
+ * its own ids.
+ */
+export class Vocabulary {
+  /** Stemmed term → term id. */
+  readonly vocab: Map<string, number>;
+  /** Term text by id. */
+  readonly terms: string[];
+  /** Raw (unstemmed) catalogue word → term id, or -1 for a stop word. */
+  readonly wordIds: Map<string, number>;
+
+  constructor(from?: Vocabulary) {
+    this.vocab = new Map(from?.vocab);
+    this.terms = from ? from.terms.slice() : [];
+    this.wordIds = new Map(from?.wordIds);
+  }
+
+  /** The term id of a raw lower-case word, added when new (stemming resolved once per distinct word). */
+  idOf(word: string): number {
+    let id = this.wordIds.get(word);
+    if (id !== undefined) return id;
+    if (isStopWord(word)) id = -1;
+    else {
+      const s = stem(word);
+      id = this.vocab.get(s);
+      if (id === undefined) {
+        id = this.terms.length;
+        this.vocab.set(s, id);
+        this.terms.push(s);
+      }
+    }
+    this.wordIds.set(word, id);
+    return id;
+  }
+
+  /** True for a raw word of the catalogue that is not a stop word. */
+  readonly isWord = (word: string): boolean => (this.wordIds.get(word) ?? -1) >= 0;
+}
+
+/** One tool's term ids: what an index derived by `replaceServer` reuses for every unchanged tool. */
+export interface ToolTerms {
+  /** Term ids of the four fields in text order, concatenated (stop words dropped). */
+  tokens: Int32Array;
+  /** End of each field in `tokens` (name, server, description, parameters). */
+  fieldEnd: Int32Array;
+  /** Term ids of the pieces of run-together name words ("searchjobs" → search, jobs). */
+  pieces: Int32Array;
+}
+
+/**
+ * Term ids of `docs`, adding their words to `vocabulary`. Run-together name words are split into
+ * words of the vocabulary once all of `docs` are read (so a catalogue's own words are known).
+ */
+export function tokenizeTools(docs: readonly RegexDocument[], vocabulary: Vocabulary, splitNames: boolean): ToolTerms[] {
+  // Term ids of the current tool, in one growable scratch array (no per-token boxing).
+  let scratch = new Int32Array(1 << 12);
+  let count = 0;
+  let longWords: string[] | undefined;
+  const addWord = (word: string): void => {
+    const id = vocabulary.idOf(word);
+    if (id < 0) return;
+    if (count === scratch.length) {
+      const grown = new Int32Array(scratch.length * 2);
+      grown.set(scratch);
+      scratch = grown;
+    }
+    scratch[count++] = id;
+    if (longWords && word.length >= MIN_SPLIT_NAME_WORD) longWords.push(word);
+  };
+  const longNameWords: string[][] = [];
+  const out: ToolTerms[] = [];
+  for (const e of docs) {
+    count = 0;
+    const fieldEnd = new Int32Array(FIELD_COUNT);
+    const long: string[] = [];
+    longWords = long;
+    forEachWord(e.name, addWord);
+    longWords = undefined;
+    fieldEnd[0] = count;
+    forEachWord(e.server, addWord);
+    fieldEnd[1] = count;
+    forEachWord(e.description, addWord);
+    fieldEnd[2] = count;
+    forEachWord(e.params, addWord);
+    fieldEnd[3] = count;
+    longNameWords.push(long);
+    out.push({ tokens: scratch.slice(0, count), fieldEnd, pieces: EMPTY });
+  }
+  if (splitNames) {
+    // Long name words repeat across tools ("getuserprofile" in many servers): split each once.
+    const splits = new Map<string, number[]>();
+    const piecesOf = (word: string): number[] => {
+      let ids = splits.get(word);
+      if (ids === undefined) {
+        ids = [];
+        for (const piece of splitRunTogether(word, vocabulary.isWord) ?? []) {
+          const id = vocabulary.vocab.get(stem(piece));
+          if (id !== undefined && !isStopWord(piece)) ids.push(id);
+        }
+        splits.set(word, ids);
+      }
+      return ids;
+    };
+    out.forEach((tool, d) => {
+      const ids = (longNameWords[d] as string[]).flatMap(piecesOf);
+      if (ids.length > 0) tool.pieces = Int32Array.from(ids);
+    });
+  }
+  return out;
+}
+
+const EMPTY = new Int32Array(0);
