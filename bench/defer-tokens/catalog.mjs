@@ -75,6 +75,7 @@ export function buildCatalog(dataRoot) {
   const tools = {};
   const gateInput = [];
   const calls = [];
+  const searchable = [];
   for (const [name, description, properties, required] of CORE) {
     tools[name] = tool({
       description,
@@ -90,9 +91,11 @@ export function buildCatalog(dataRoot) {
         ? discovery.namespaceToolName(server, t.name)
         : `${server}__${t.name}`.slice(0, 64);
       names.push(name);
+      const inputSchema = t.inputSchema?.type === 'object' ? t.inputSchema : { type: 'object', properties: {} };
+      searchable.push({ name, description: t.description, inputSchema, server });
       tools[name] = tool({
         description: t.description,
-        inputSchema: jsonSchema(t.inputSchema?.type === 'object' ? t.inputSchema : { type: 'object', properties: {} }),
+        inputSchema: jsonSchema(inputSchema),
         execute: async (input) => {
           calls.push({ name, input });
           return { ok: true };
@@ -101,5 +104,9 @@ export function buildCatalog(dataRoot) {
     }
     gateInput.push({ server, toolNames: names });
   }
-  return { tools, decision: discovery.decideDeferral(gateInput), calls, picked };
+  const decision = discovery.decideDeferral(gateInput);
+  const deferred = new Set(decision.deferred.map((d) => d.name));
+  // What tool_search searches: the deferred tools, as discovery's catalogue of them.
+  const catalog = discovery.staticCatalog(searchable.filter((t) => deferred.has(t.name)));
+  return { tools, decision, calls, picked, catalog };
 }

@@ -40,6 +40,7 @@ export const { startOpenAIWireServer, functionCallItem, messageItem, toolSearchC
   need(join(deferPkg, 'dist/testing/openai-wire-server.js'))
 );
 export const discovery = await import(need(join(repoRoot, 'packages/discovery/dist/index.js')));
+export const runtime = await import(need(join(repoRoot, 'packages/runtime/dist/index.js')));
 
 export const enc = get_encoding('o200k_base');
 /** Tokens of a value's JSON, exactly as it stands in a request body. */

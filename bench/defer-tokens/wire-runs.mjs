@@ -6,9 +6,11 @@ import {
   createAnthropic,
   createOpenAI,
   defer,
+  discovery,
   functionCallItem,
   generateText,
   messageItem,
+  runtime,
   startAnthropicWireServer,
   startOpenAIWireServer,
   stepCountIs,
@@ -23,7 +25,14 @@ const openaiModel = 'gpt-5.4';
 /** The call settings for a catalog: plain tools, or what @aibuddy/defer chooses for `options.model`. */
 function deferral(cat, withDeferral, options) {
   if (!withDeferral) return { settings: { tools: cat.tools }, path: 'none' };
-  const d = defer.createDeferredTools({ tools: cat.tools, decision: cat.decision, ...options });
+  // discovery's tool_search, presented for the path defer will take, through the runtime: as a host wires it.
+  const chosen = defer.chooseDeferPath({ ...options.model, override: options.override ?? 'auto' }).path;
+  const config = discovery.createToolSearchConfig({ catalog: cat.catalog, presentation: defer.toolSearchPresentation(chosen) });
+  const search = config
+    .create({ services: {}, task: {} })
+    .map((definition) => ({ configKey: config.key, core: true, definition }));
+  const tools = { ...cat.tools, ...runtime.createAiTools(search, { heartbeatIntervalMs: 0 }) };
+  const d = defer.createDeferredTools({ tools, decision: cat.decision, ...options });
   return { settings: d.callSettings, path: d.path };
 }
 

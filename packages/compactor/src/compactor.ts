@@ -15,7 +15,7 @@ import type {
   CompactorOptions,
 } from './compactor-types.js';
 import { CompactorError } from './errors.js';
-import { droppedNote, headTailTrim, modelOutputText, recoveryNote, toModelOutput, VIEW_TOOL_CALL } from './model-view.js';
+import { droppedNote, headTailTrim, modelOutputText, normalizeModelOutput, recoveryNote, VIEW_TOOL_CALL } from './model-view.js';
 import { savedCallReader } from './find-call.js';
 import { createResultStore } from './result-store.js';
 import type { StoredResult } from './result-store.js';
@@ -215,7 +215,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
     let strategy: 'trim' | 'summary' = 'trim';
     let body: string;
     if (decision?.strategy === 'trim') {
-      body = modelOutputText(toModelOutput(decision.modelOutput));
+      body = modelOutputText(normalizeModelOutput(decision.modelOutput));
     } else if (decision?.strategy === 'summary') {
       try {
         body = await summarizeResult({

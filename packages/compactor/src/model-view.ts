@@ -3,9 +3,8 @@ import { cutHeadTail } from '@aibuddy/registry';
 /** The name of the recovery tool the pointer tells the model to call. */
 export const VIEW_TOOL_CALL = 'view_tool_call';
 
-// One definition in the registry, shared with the runtime; `toModelOutput` is the name this
-// package's modules import it by.
-export { modelOutputText, normalizeModelOutput as toModelOutput } from '@aibuddy/registry';
+// One definition in the registry, shared with the runtime.
+export { modelOutputText, normalizeModelOutput } from '@aibuddy/registry';
 
 /** The note appended to a compacted view: how big the original was and how to get it back. */
 export function recoveryNote(toolCallId: string, originalTokens: number, what: string): string {

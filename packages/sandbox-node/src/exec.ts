@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { StringDecoder } from 'node:string_decoder';
+import { constants as osConstants } from 'node:os';
 import type { ExecOptions, ExecResult } from '@aibuddy/sandbox';
 import type { IsolationMode } from './config.js';
 import { SandboxArgumentError, SandboxUnavailableError } from '@aibuddy/sandbox';
@@ -7,6 +8,7 @@ import { CappedOutput } from './capped-output.js';
 import { bubblewrapArgs, nodeInstallPrefix } from './bwrap-args.js';
 import { repairGit, snapshotGit } from './git-guard.js';
 import {
+  PID_NAMESPACE_INIT,
   bubblewrapProblem,
   bubblewrapProbe,
   pidNamespacePrefix,
@@ -174,7 +176,7 @@ function commandLine(
     line = [settings.bubblewrap, ...bubblewrapArgs(features, layout), '--', ...shell];
   } else if (kind === 'pid-namespace') {
     const pidns = pidNamespacePrefix();
-    line = [...('prefix' in pidns ? pidns.prefix : []), ...shell];
+    line = [...('prefix' in pidns ? pidns.prefix : []), ...PID_NAMESPACE_INIT, ...shell];
   } else line = shell;
   return cgroup === undefined ? line : [...cgroupJoinPrefix(cgroup), ...line];
 }
@@ -239,6 +241,10 @@ interface SpawnContext {
   running: Set<RunningCommand>;
   strays: (pgid: number) => number[];
   isolation: IsolationKind;
+}
+
+function signalName(number: number): NodeJS.Signals | undefined {
+  return (Object.entries(osConstants.signals) as [NodeJS.Signals, number][]).find(([, n]) => n === number)?.[0];
 }
 
 function spawnAndWait(file: string, args: string[], ctx: SpawnContext): Promise<ExecResult> {
@@ -364,6 +370,14 @@ function spawnAndWait(file: string, args: string[], ctx: SpawnContext): Promise<
       clearTimeout(timer);
       exitCode = code;
       exitSignal = signal;
+      // In a PID namespace the command's status comes through the namespace's init as 128 + N;
+      // when this call sent the signal (timeout, abort), report it as the signal it is.
+      const sent = termination !== undefined && isolation === 'pid-namespace' && code !== null && code > 128;
+      const name = sent ? signalName(code - 128) : undefined;
+      if (name !== undefined) {
+        exitCode = null;
+        exitSignal = name;
+      }
       // Let the pipes drain; then end whatever the command left behind (background children
       // holding the pipes, or not), so the call returns now and nothing keeps running.
       let done = false;

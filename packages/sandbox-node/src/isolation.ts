@@ -85,6 +85,23 @@ export function bubblewrapProblem(binary: string): string | undefined {
 }
 
 /**
+ * The first process of the PID namespace, between `unshare` and the command. The kernel drops
+ * signals from outside a PID namespace to its first process unless that process handles them, so
+ * a command running as PID 1 (`bash -c 'a; b'`) would ignore the timeout's SIGTERM and go on to
+ * `b` until SIGKILL at the end of the grace. Like bubblewrap's own init, this one handles TERM,
+ * INT and HUP (a handler, not SIG_IGN, so the command does not inherit an ignored signal), lets the
+ * command — now an ordinary process of the group — receive the signal itself, and exits with its
+ * status (128 + N when a signal ended it; the PID 1 of a namespace cannot die by a signal it sends itself).
+ */
+export const PID_NAMESPACE_INIT = [
+  '/bin/sh',
+  '-c',
+  'trap : TERM INT HUP; "$@" & child=$!; ' +
+    'while :; do wait "$child"; status=$?; kill -0 "$child" 2>/dev/null || exit "$status"; done',
+  'aibuddy-init',
+] as const;
+
+/**
  * The command prefix that runs a command in its own PID namespace, so the whole tree dies with
  * it: `setpriv --pdeathsig KILL` makes `unshare` die with the host (even on SIGKILL of the host),
  * `--kill-child` makes the namespace's first process die with `unshare`, and the kernel kills

@@ -4,6 +4,7 @@
  * match is used only when it is unique. When nothing matches, the closest candidate windows are
  * found so the error can show them.
  */
+import { occurrences } from '@aibuddy/sandbox';
 import { indentAfterLead, adaptIndentation, spaceUnit } from './adapt-indentation.js';
 import { closestCandidates } from './closest-candidates.js';
 import type { Candidate } from './closest-candidates.js';
@@ -39,13 +40,6 @@ export type MatchOutcome =
   | { kind: 'unadaptable'; lines: [number, number]; reason: string }
   /** No match; `candidates` are the closest windows, best first. */
   | { kind: 'none'; candidates: Candidate[] };
-
-function occurrences(haystack: string, needle: string): number[] {
-  const at: number[] = [];
-  if (needle === '') return at;
-  for (let i = haystack.indexOf(needle); i !== -1; i = haystack.indexOf(needle, i + needle.length)) at.push(i);
-  return at;
-}
 
 function lineOf(text: string, offset: number): number {
   let line = 1;
