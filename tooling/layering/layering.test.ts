@@ -14,6 +14,7 @@ interface Manifest {
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  files?: string[];
 }
 
 const short = (name: string) => name.replace(/^@aibuddy\//, '');
@@ -21,11 +22,15 @@ const manifest = (dir: string): Manifest => JSON.parse(readFileSync(join(root, d
 const packageDirs = readdirSync(join(root, 'packages')).filter((d) => existsSync(join(root, 'packages', d, 'package.json')));
 const packages = new Map(packageDirs.map((d) => [short(manifest(`packages/${d}`).name), `packages/${d}`]));
 
-/** Published source files: tests, type tests and fixtures are not part of a package. */
-function sourceFiles(dir: string): string[] {
+/**
+ * Published source files: tests, type tests and fixtures are not part of a package, nor are folders
+ * its `files` leaves out (`"!src/testing"`: wire servers that only its tests and benchmarks use).
+ */
+function sourceFiles(dir: string, unpublished: ReadonlySet<string> = new Set()): string[] {
   return readdirSync(dir).flatMap((entry) => {
     const path = join(dir, entry);
-    if (statSync(path).isDirectory()) return entry === '__fixtures__' ? [] : sourceFiles(path);
+    if (statSync(path).isDirectory())
+      return entry === '__fixtures__' || unpublished.has(path) ? [] : sourceFiles(path, unpublished);
     return /\.tsx?$/.test(entry) && !/\.test(-d)?\.tsx?$/.test(entry) ? [path] : [];
   });
 }
@@ -33,7 +38,10 @@ function sourceFiles(dir: string): string[] {
 /** `from '@aibuddy/x'` (static, required) and `import('@aibuddy/x'…)` (loaded on demand) in a package's source. */
 function importsOf(dir: string): { static: Set<string>; dynamic: Set<string> } {
   const found = { static: new Set<string>(), dynamic: new Set<string>() };
-  for (const file of sourceFiles(join(root, dir, 'src'))) {
+  const unpublished = new Set(
+    (manifest(dir).files ?? []).filter((f) => f.startsWith('!src/')).map((f) => join(root, dir, f.slice(1))),
+  );
+  for (const file of sourceFiles(join(root, dir, 'src'), unpublished)) {
     const text = readFileSync(file, 'utf8').replace(/^\s*(\/\/|\*).*$/gm, '');
     for (const m of text.matchAll(/\bfrom '@aibuddy\/([a-z-]+)/g)) found.static.add(m[1]!);
     for (const m of text.matchAll(/\bimport\(\s*'@aibuddy\/([a-z-]+)/g)) found.dynamic.add(m[1]!);
