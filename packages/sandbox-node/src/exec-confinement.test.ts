@@ -166,7 +166,8 @@ console.log(JSON.stringify({ describe: sandbox.describe(), result }));
     };
     expect(report.describe).toMatchObject({ mode: 'pid-namespace', killsTree: true });
     expect(report.result.isolation).toBe('pid-namespace');
-    expect(report.result.stdout).toBe('1\n65534\n'); // first process of its own namespace, still uid nobody
+    // Its own namespace: PID 2, under the namespace's init (PID 1, see PID_NAMESPACE_INIT); still uid nobody.
+    expect(report.result.stdout).toBe('2\n65534\n');
     const left = spawnSync('pgrep', ['-f', `^sleep ${n}$`], { encoding: 'utf8' }).stdout.trim();
     expect(left).toBe('');
   });
