@@ -1,7 +1,7 @@
 import { wrapLanguageModel } from 'ai';
-import type { LanguageModel, LanguageModelMiddleware } from 'ai';
+import type { LanguageModelMiddleware } from 'ai';
+import type { LanguageModelV3 } from './language-model-v3.js';
 
-type LanguageModelV3 = Extract<LanguageModel, { specificationVersion: 'v3' }>;
 /** The prompt of one model call, exactly as the provider receives it. */
 export type ModelPrompt = Parameters<LanguageModelV3['doGenerate']>[0]['prompt'];
 

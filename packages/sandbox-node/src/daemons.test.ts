@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { systemTool } from '@aibuddy/test-utils/system-tools';
 import type { NodeSandboxConfig } from './config.js';
 import { createNodeSandbox } from './node-sandbox.js';
@@ -99,7 +99,12 @@ await sandbox.exec('setsid -f sleep ${n}; sleep ${n + 1} & echo started; sleep $
       host.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && ready());
       host.on('exit', (code) => fail(new Error(`host exited early (${String(code)})`)));
     });
-    for (const k of [0, 1, 2]) expect(findProcesses('sleep', String(n + k)), `sleep ${n + k} was running`).toHaveLength(1);
+    // `sleep n+2` starts just after "started" is printed: wait for it rather than race it.
+    for (const k of [0, 1, 2])
+      await vi.waitFor(() => expect(findProcesses('sleep', String(n + k)), `sleep ${n + k} was running`).toHaveLength(1), {
+        timeout: 5000,
+        interval: 20,
+      });
     host.kill('SIGKILL');
     await new Promise((done) => host.on('exit', done));
     for (const k of [0, 1, 2]) expect(await survivors(['sleep', String(n + k)]), `sleep ${n + k} survived the host`).toEqual([]);

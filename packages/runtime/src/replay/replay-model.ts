@@ -1,9 +1,6 @@
-import type { LanguageModel } from 'ai';
+import type { LanguageModelV3 } from '../language-model-v3.js';
 import type { ReplayScript, ReplayStep } from './replay-script.js';
 
-// The AI SDK's language model specification v3, derived from `ai`'s own `LanguageModel` type so
-// that this package needs no direct dependency on `@ai-sdk/provider`.
-type LanguageModelV3 = Extract<LanguageModel, { specificationVersion: 'v3' }>;
 /** Options of one model call (prompt, tools, tool choice, abort signal, ...). */
 export type ReplayCallOptions = Parameters<LanguageModelV3['doGenerate']>[0];
 type GenerateResult = Awaited<ReturnType<LanguageModelV3['doGenerate']>>;
