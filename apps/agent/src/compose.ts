@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { LanguageModel, PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
-import { createCompactor, dataDirInWorkspace, defaultDataDir, rebuildContext } from '@aibuddy/compactor';
+import { createCompactor, dataDirInWorkspace, defaultDataDir, makeFolders, rebuildContext } from '@aibuddy/compactor';
 import type { CompactionEvent, TaskStore } from '@aibuddy/compactor';
 import { chooseDeferPath, createDeferredTools, toolSearchPresentation } from '@aibuddy/defer';
 import {
@@ -158,7 +157,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     for (const w of mcpConfig?.warnings ?? []) warn(`[discovery] MCP config: ${w}`);
 
     try {
-      mkdirSync(workspace, { recursive: true });
+      await makeFolders(workspace, 0o755);
     } catch (error) {
       throw new AgentStartupError('execution', `cannot create the workspace ${workspace} (${(error as Error).message}).`, {
         fix: 'pass --workspace with a folder you can write to.',

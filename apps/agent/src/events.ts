@@ -1,5 +1,6 @@
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeFolders } from '@aibuddy/compactor';
 import type { CompactionEvent } from '@aibuddy/compactor';
 import type { ModelRequestEvent, RuntimeEvent } from '@aibuddy/runtime';
 
@@ -56,8 +57,8 @@ function replacer(_key: string, value: unknown): unknown {
  * per line with a `time` field (ms since epoch). Each line is one `write` call, so lines are never
  * interleaved or torn by a stop.
  */
-export function openEventLog(file: string): EventLog {
-  mkdirSync(dirname(file), { recursive: true });
+export async function openEventLog(file: string): Promise<EventLog> {
+  await makeFolders(dirname(file), 0o755);
   let fd: number | undefined = openSync(file, 'a');
   return {
     write(event) {

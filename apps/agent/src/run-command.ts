@@ -42,7 +42,7 @@ export async function runCommand(parsed: Extract<ParsedCommand, { command: 'run'
   let log: EventLog | undefined;
   if (options.events) {
     try {
-      log = openEventLog(resolve(options.events));
+      log = await openEventLog(resolve(options.events));
     } catch (error) {
       throw new ArgumentError(`--events ${options.events}: cannot open the file for appending (${(error as Error).message}).`);
     }

@@ -20,6 +20,19 @@ describe('aibuddy command line', { timeout: 120_000 }, () => {
     expect(r.stderr).toContain('aibuddy --help');
   });
 
+  // Node's recursive mkdir never settles under /proc (mkdir answers ENOENT there): these used to hang.
+  it('exits 2 at once for an --events file where no folder can be created', async () => {
+    const r = await runCli(['run', '--events', '/proc/aibuddy-no-such/events.jsonl']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--events \/proc\/aibuddy-no-such\/events\.jsonl: cannot open the file for appending/);
+  });
+
+  it('exits 1 at once for a --data-dir where no folder can be created, naming the stage and the fix', async () => {
+    const r = await runCli(['run', '--data-dir', '/proc/aibuddy-no-such/data']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/\[execution\] the task store under \/proc\/aibuddy-no-such\/data cannot be used: .*Fix: /);
+  });
+
   it('exits 2 for a replay script of the wrong shape, naming the step', async () => {
     const dir = tempDir();
     const file = join(dir, 'bad.json');

@@ -29,7 +29,7 @@ export type { RebuildContextOptions } from './rebuild-context.js';
 export { COMPACTED_OUTPUTS_DIR, createResultStore, NO_TASK_FOLDER } from './result-store.js';
 export type { PruneReport, ResultStore, ResultStoreOptions, RetentionPolicy, StoredResult } from './result-store.js';
 export { safeName } from './safe-name.js';
-export { atomicWriteFile, readFileNoFollow, realFolder, syncFolder } from './safe-fs.js';
+export { atomicWriteFile, makeFolders, readFileNoFollow, realFolder, syncFolder } from './safe-fs.js';
 export type { AtomicWriteOptions } from './safe-fs.js';
 export { callRecordSchema, historyRecordSchema, storedResultSchema, taskRecordSchema } from './stored-records.js';
 export { createTaskStore, TASKS_DIR } from './task-store.js';

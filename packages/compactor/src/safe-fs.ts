@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { lstat, mkdir, open, rename, rm } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { CompactorError } from './errors.js';
 
 /**
@@ -27,6 +27,33 @@ function code(error: unknown): string | undefined {
 }
 
 /**
+ * `mkdir -p`, one folder at a time from the deepest existing ancestor down. Node's own
+ * `mkdir(path, { recursive: true })` never settles where mkdir answers ENOENT under an existing
+ * parent (/proc, some FUSE mounts): it keeps re-creating the parent and retrying. Here that ENOENT
+ * is an error like any other.
+ */
+export async function makeFolders(path: string, mode = 0o700): Promise<void> {
+  const missing: string[] = [];
+  for (let at = resolve(path); ; at = dirname(at)) {
+    try {
+      await lstat(at);
+      break;
+    } catch (error) {
+      if (code(error) !== 'ENOENT') throw error;
+    }
+    if (dirname(at) === at) break;
+    missing.push(at);
+  }
+  for (const folder of missing.reverse()) {
+    try {
+      await mkdir(folder, { mode });
+    } catch (error) {
+      if (code(error) !== 'EEXIST') throw error;
+    }
+  }
+}
+
+/**
  * Makes sure `base/…/components` are real folders, creating missing ones when `create` is set:
  * every component (and `base` itself) is checked with `lstat`, and a symlink anywhere is refused.
  * Resolves with the full path, or `undefined` when a component is missing and `create` is off.
@@ -43,7 +70,7 @@ export async function realFolder(base: string, components: readonly string[], cr
       if (!create) return undefined;
       try {
         // Folders above the data dir are the user's (trusted); from the data dir down, one at a time.
-        await mkdir(path, { mode: 0o700, recursive: i < 0 });
+        await (i < 0 ? makeFolders(path) : mkdir(path, { mode: 0o700 }));
       } catch (mkdirError) {
         if (code(mkdirError) !== 'EEXIST') throw mkdirError;
       }

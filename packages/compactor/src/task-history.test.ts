@@ -74,4 +74,13 @@ describe('openTaskHistory', () => {
     expect(CompactorError.isInstance(error)).toBe(true);
     expect((error as Error).message).toMatch(/^\[execution\] the task store under .*not-a-folder cannot be used: .*Fix: /);
   });
+
+  it('fails at once, without hanging, where folders cannot be created at all (/proc)', async () => {
+    // Node's own recursive mkdir loops forever there: mkdir answers ENOENT under an existing parent.
+    const error = await openTaskHistory({ ...base, dataDir: '/proc/aibuddy-no-such/data', task: 'x' }).catch((e: unknown) => e);
+    expect(CompactorError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toMatch(
+      /^\[execution\] the task store under \/proc\/aibuddy-no-such\/data cannot be used: .*Fix: /,
+    );
+  }, 10_000);
 });
