@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, cleanEnv, replay, runCli, startCli, tempDir, waitFor, workspaceIn } from './helpers.js';
+import { CLI, cleanEnv, replay, replayExecute, rowsCommand, runCli, startCli, tempDir, waitFor, workspaceIn } from './helpers.js';
 
 /** Runs `sh -c script` and collects its stdout (the pipeline's last command). */
 function shell(script: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -29,8 +29,8 @@ describe('the CLI through a real pipe', { timeout: 120_000 }, () => {
     const workspace = workspaceIn(dir);
     const dataDir = join(dir, 'data');
     // 3,000 lines of 40 characters: 120,000 bytes, well past a 64 KiB pipe buffer.
-    const command = `node -e "for (let i = 1; i <= 3000; i++) console.log('row ' + String(i).padStart(5, '0') + ' ' + 'x'.repeat(29))"`;
-    const model = replay(dir, [{ toolCalls: [{ toolName: 'execute', input: { command }, id: 'big' }] }, { text: 'seen' }]);
+    const command = rowsCommand(3000);
+    const model = replayExecute(dir, command);
     const run = await runCli([
       'run',
       'print a lot',

@@ -76,6 +76,16 @@ export function tempDir(prefix = 'aibuddy-e2e-'): string {
 }
 
 /** Writes a replay script and returns `replay:<file>`. */
+/** A command printing `lines` numbered lines of 40 characters (`row 00001 xxx…`). */
+export function rowsCommand(lines: number): string {
+  return `node -e "for (let i = 1; i <= ${lines}; i++) console.log('row ' + String(i).padStart(5, '0') + ' ' + 'x'.repeat(29))"`;
+}
+
+/** A replay model that runs `command` through execute (call id `big`), then answers "seen". */
+export function replayExecute(dir: string, command: string): string {
+  return replay(dir, [{ toolCalls: [{ toolName: 'execute', input: { command }, id: 'big' }] }, { text: 'seen' }]);
+}
+
 export function replay(dir: string, steps: unknown[]): string {
   const file = join(dir, 'replay.json');
   writeFileSync(file, JSON.stringify({ steps }));

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { workspaceId } from '@aibuddy/compactor';
-import { cleanEnv, readEvents, replay, runCli, tempDir, workspaceIn } from './helpers.js';
+import { cleanEnv, readEvents, replayExecute, rowsCommand, runCli, tempDir, workspaceIn } from './helpers.js';
 
 function toolResultsInPrompt(messages: any[]): any[] {
   return messages.filter((m) => m.role === 'tool').flatMap((m) => m.content.filter((p: any) => p.type === 'tool-result'));
@@ -14,8 +14,8 @@ describe('execute output longer than 30,000 characters', { timeout: 120_000 }, (
     const workspace = workspaceIn(dir);
     const events = join(dir, 'events.jsonl');
     // 2,000 numbered lines of 40 characters: 80,000 characters.
-    const command = `node -e "for (let i = 1; i <= 2000; i++) console.log('row ' + String(i).padStart(5, '0') + ' ' + 'x'.repeat(29))"`;
-    const model = replay(dir, [{ toolCalls: [{ toolName: 'execute', input: { command }, id: 'big' }] }, { text: 'seen' }]);
+    const command = rowsCommand(2000);
+    const model = replayExecute(dir, command);
     // `node -e` runs inline code: only an allow rule lets it run without a person.
     // The default data dir is outside the workspace: $XDG_STATE_HOME/aibuddy/<workspace id>.
     const state = join(dir, 'state');

@@ -21,6 +21,31 @@ function setUp() {
   return { dir, workspace: workspaceIn(dir), mcp, events: join(dir, 'events.jsonl') };
 }
 
+/** `aibuddy run TASK` against a provider stand-in, with the demo MCP server and an event log. */
+function runArgs(
+  task: string,
+  model: string,
+  baseURL: string,
+  s: ReturnType<typeof setUp>,
+  extra: { deferPath?: string; events?: string } = {},
+): string[] {
+  return [
+    'run',
+    task,
+    '--model',
+    model,
+    '--base-url',
+    baseURL,
+    ...(extra.deferPath ? ['--defer-path', extra.deferPath] : []),
+    '--mcp-config',
+    s.mcp,
+    '--workspace',
+    s.workspace,
+    '--events',
+    extra.events ?? s.events,
+  ];
+}
+
 const deferredOnWire = (tools: any[]): string[] =>
   tools
     .flatMap((t) => (t.type === 'namespace' ? t.tools : [t]))
@@ -53,22 +78,7 @@ describe('real providers through loopback wire servers', { timeout: 120_000 }, (
     });
     closers.push(() => server.close());
     const run = startCli(
-      [
-        'run',
-        'forecast for Lima',
-        '--model',
-        'anthropic:claude-sonnet-4-5',
-        '--base-url',
-        server.baseURL,
-        '--defer-path',
-        'native',
-        '--mcp-config',
-        s.mcp,
-        '--workspace',
-        s.workspace,
-        '--events',
-        s.events,
-      ],
+      runArgs('forecast for Lima', 'anthropic:claude-sonnet-4-5', server.baseURL, s, { deferPath: 'native' }),
       { env: cleanEnv({ ANTHROPIC_API_KEY: 'test-key' }), timeoutMs: 90_000 },
     );
     const r = await run.result;
@@ -127,25 +137,10 @@ describe('real providers through loopback wire servers', { timeout: 120_000 }, (
           : { output: [messageItem('msg_1', 'Wrote hello.txt.')] },
     });
     closers.push(() => server.close());
-    const r = await startCli(
-      [
-        'run',
-        'say hello',
-        '--model',
-        'openai:gpt-5.4',
-        '--base-url',
-        server.baseURL,
-        '--defer-path',
-        'native',
-        '--mcp-config',
-        s.mcp,
-        '--workspace',
-        s.workspace,
-        '--events',
-        s.events,
-      ],
-      { env: cleanEnv({ OPENAI_API_KEY: 'test-key' }), timeoutMs: 90_000 },
-    ).result;
+    const r = await startCli(runArgs('say hello', 'openai:gpt-5.4', server.baseURL, s, { deferPath: 'native' }), {
+      env: cleanEnv({ OPENAI_API_KEY: 'test-key' }),
+      timeoutMs: 90_000,
+    }).result;
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Wrote hello.txt.');
@@ -170,23 +165,10 @@ describe('real providers through loopback wire servers', { timeout: 120_000 }, (
     });
     closers.push(() => server.close());
     const events = join(s.dir, 'compat.jsonl');
-    const r = await startCli(
-      [
-        'run',
-        'write',
-        '--model',
-        'openai-compatible:llama-3',
-        '--base-url',
-        server.baseURL,
-        '--mcp-config',
-        s.mcp,
-        '--workspace',
-        s.workspace,
-        '--events',
-        events,
-      ],
-      { env: cleanEnv({ OPENAI_COMPATIBLE_API_KEY: 'test-key' }), timeoutMs: 90_000 },
-    ).result;
+    const r = await startCli(runArgs('write', 'openai-compatible:llama-3', server.baseURL, s, { events }), {
+      env: cleanEnv({ OPENAI_COMPATIBLE_API_KEY: 'test-key' }),
+      timeoutMs: 90_000,
+    }).result;
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('Wrote compat.txt.');
