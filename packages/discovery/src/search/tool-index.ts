@@ -2,9 +2,9 @@ import { assembleBm25f } from './bm25f.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { createLexicalRanker, DEFAULT_TUNING, type LexicalRanker, type ToolIndexTuning } from './lexical-ranker.js';
 import { regexSearch, type RegexDocument } from './regex-search.js';
-import { schemaText } from './schema-text.js';
+import { type SchemaText, schemaText } from './schema-text.js';
 import { createSemanticRanker, DEFAULT_QUERY_TIMEOUT_MS, type SemanticRanker } from './semantic-ranker.js';
-import { tokenizeTools, Vocabulary } from './tool-terms.js';
+import { tokenizeTools, type ToolText, Vocabulary } from './tool-terms.js';
 import type {
   ToolIndex,
   ToolIndexEntry,
@@ -24,7 +24,7 @@ function normalizeLimit(limit: number | undefined, size: number): number {
   return Math.max(0, Math.min(l, size));
 }
 
-function toDocuments(entries: readonly ToolIndexEntry[], seen = new Set<string>(), where = 'createToolIndex'): RegexDocument[] {
+function toDocuments(entries: readonly ToolIndexEntry[], seen = new Set<string>(), where = 'createToolIndex'): ToolText[] {
   if (!Array.isArray(entries))
     throw new TypeError(`${where}: entries must be an array of { name, description?, inputSchema?, server? }.`);
   return entries.map((e, i) => {
@@ -33,14 +33,33 @@ function toDocuments(entries: readonly ToolIndexEntry[], seen = new Set<string>(
     if (seen.has(e.name))
       throw new TypeError(`${where}: duplicate tool name "${e.name}"; tool names must be unique in one index.`);
     seen.add(e.name);
-    const schema = schemaText(e.inputSchema);
-    return {
-      name: e.name,
-      server: typeof e.server === 'string' ? e.server : '',
-      description: typeof e.description === 'string' ? e.description : '',
-      params: [...schema.names, ...schema.descriptions].join('\n'),
-    };
+    return new ToolDocument(
+      e.name,
+      typeof e.server === 'string' ? e.server : '',
+      typeof e.description === 'string' ? e.description : '',
+      schemaText(e.inputSchema),
+    );
   });
+}
+
+/**
+ * A tool's text. The index reads the parameter names and descriptions one by one (`paramText`); the
+ * joined `params` string only regex search needs, so it is made on its first use, not per build.
+ */
+class ToolDocument implements ToolText {
+  private joined: string | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly server: string,
+    readonly description: string,
+    readonly paramText: SchemaText,
+  ) {}
+
+  get params(): string {
+    this.joined ??= [...this.paramText.names, ...this.paramText.descriptions].join('\n');
+    return this.joined;
+  }
 }
 
 /**
@@ -77,7 +96,7 @@ const MAX_DERIVED_SHARE = 0.5;
 
 interface IndexState {
   entries: readonly ToolIndexEntry[];
-  docs: RegexDocument[];
+  docs: ToolText[];
   tuning: ToolIndexTuning;
   lexical: LexicalRanker;
   semantic: SemanticRanker | undefined;
@@ -137,7 +156,7 @@ function makeIndex(state: IndexState): ToolIndex {
     const added = serverEntries.map((e) => ({ ...e, server }));
     const addedDocs = toDocuments(added, seen, where);
     const entries = [...keep.map((i) => state.entries[i] as ToolIndexEntry), ...added];
-    const nextDocs = [...keep.map((i) => docs[i] as RegexDocument), ...addedDocs];
+    const nextDocs = [...keep.map((i) => docs[i] as ToolText), ...addedDocs];
     const derived = state.derived + addedDocs.length;
     const semanticNext = semantic ? createSemanticRanker({ ...semantic.options, entries, seed: semantic.vectors() }) : undefined;
     if (derived > MAX_DERIVED_SHARE * Math.max(1, nextDocs.length)) {

@@ -1,12 +1,11 @@
 import type { RegexDocument } from './regex-search.js';
-import { forEachWord, isStopWord, stem } from './text.js';
+import type { SchemaText } from './schema-text.js';
+import { TermReader } from './term-reader.js';
+import { isStopWord, stem } from './text.js';
 import { splitRunTogether } from './unknown-words.js';
 
 /** Fields of a tool, in this order: name, server, description, parameter names + descriptions. */
 export const FIELD_COUNT = 4;
-
-// Run-together name words shorter than this are left alone: short words split into short pieces by chance.
-const MIN_SPLIT_NAME_WORD = 7;
 
 /**
  * The catalogue's words: raw word → stemmed term id (stop words -1), and term text by id. It only
@@ -59,44 +58,51 @@ export interface ToolTerms {
   pieces: Int32Array;
 }
 
+/** A tool's text as the index reads it: `paramText`, when given, is what `params` joins (one per line). */
+export interface ToolText extends RegexDocument {
+  /** Parameter names and descriptions, read one by one (no joined string is made). */
+  readonly paramText?: SchemaText;
+}
+
+/**
+ * The parameters field: names, then descriptions (the order of `params`, whose line breaks only
+ * separate words). Parts are read one by one while they are ASCII; a field with any other part is
+ * read as the joined text, since forEachWord splits such text by regex as a whole.
+ */
+function readParams(e: ToolText, reader: TermReader): void {
+  const start = reader.count;
+  if (e.paramText !== undefined && readParts(e.paramText.names, reader) && readParts(e.paramText.descriptions, reader)) return;
+  reader.count = start;
+  reader.read(e.params);
+}
+
+function readParts(parts: readonly string[], reader: TermReader): boolean {
+  for (const part of parts) if (!reader.readRepeatedAscii(part)) return false;
+  return true;
+}
+
 /**
  * Term ids of `docs`, adding their words to `vocabulary`. Run-together name words are split into
  * words of the vocabulary once all of `docs` are read (so a catalogue's own words are known).
  */
-export function tokenizeTools(docs: readonly RegexDocument[], vocabulary: Vocabulary, splitNames: boolean): ToolTerms[] {
-  // Term ids of the current tool, in one growable scratch array (no per-token boxing).
-  let scratch = new Int32Array(1 << 12);
-  let count = 0;
-  let longWords: string[] | undefined;
-  const addWord = (word: string): void => {
-    const id = vocabulary.idOf(word);
-    if (id < 0) return;
-    if (count === scratch.length) {
-      const grown = new Int32Array(scratch.length * 2);
-      grown.set(scratch);
-      scratch = grown;
-    }
-    scratch[count++] = id;
-    if (longWords && word.length >= MIN_SPLIT_NAME_WORD) longWords.push(word);
-  };
+export function tokenizeTools(docs: readonly ToolText[], vocabulary: Vocabulary, splitNames: boolean): ToolTerms[] {
+  const reader = new TermReader(vocabulary);
   const longNameWords: string[][] = [];
   const out: ToolTerms[] = [];
   for (const e of docs) {
-    count = 0;
+    reader.count = 0;
     const fieldEnd = new Int32Array(FIELD_COUNT);
     const long: string[] = [];
-    longWords = long;
-    forEachWord(e.name, addWord);
-    longWords = undefined;
-    fieldEnd[0] = count;
-    forEachWord(e.server, addWord);
-    fieldEnd[1] = count;
-    forEachWord(e.description, addWord);
-    fieldEnd[2] = count;
-    forEachWord(e.params, addWord);
-    fieldEnd[3] = count;
+    reader.read(e.name, long);
+    fieldEnd[0] = reader.count;
+    reader.readRepeated(e.server);
+    fieldEnd[1] = reader.count;
+    reader.read(e.description);
+    fieldEnd[2] = reader.count;
+    readParams(e, reader);
+    fieldEnd[3] = reader.count;
     longNameWords.push(long);
-    out.push({ tokens: scratch.slice(0, count), fieldEnd, pieces: EMPTY });
+    out.push({ tokens: reader.ids.slice(0, reader.count), fieldEnd, pieces: EMPTY });
   }
   if (splitNames) {
     // Long name words repeat across tools ("getuserprofile" in many servers): split each once.
