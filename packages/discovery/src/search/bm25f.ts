@@ -175,3 +175,22 @@ export function assembleBm25f(tools: readonly ToolTerms[], vocabulary: Vocabular
     docTf: pTf.subarray(0, np),
   };
 }
+
+/** Tools by name term: tools of term t are docs[start[t] .. start[t + 1]), ascending. */
+export function invertNameTerms(ix: Bm25fIndex): { start: Int32Array; docs: Int32Array } {
+  const start = new Int32Array(ix.terms.length + 1);
+  for (let j = 0; j < ix.nameTerms.length; j++) {
+    const at = (ix.nameTerms[j] as number) + 1;
+    start[at] = (start[at] as number) + 1;
+  }
+  for (let t = 0; t < ix.terms.length; t++) start[t + 1] = (start[t + 1] as number) + (start[t] as number);
+  const fill = start.slice(0, ix.terms.length);
+  const docs = new Int32Array(ix.nameTerms.length);
+  for (let d = 0; d < ix.n; d++)
+    for (let j = ix.nameStart[d] as number; j < (ix.nameStart[d + 1] as number); j++) {
+      const term = ix.nameTerms[j] as number;
+      docs[fill[term] as number] = d;
+      fill[term] = (fill[term] as number) + 1;
+    }
+  return { start, docs };
+}

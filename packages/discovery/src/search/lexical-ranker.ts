@@ -1,5 +1,5 @@
-import { buildBm25f, type Bm25fIndex } from './bm25f.js';
-import { compoundIdentifiers, isStopWord, queryWords, splitClauses, stem, type QueryWord } from './text.js';
+import { buildBm25f, type Bm25fIndex, invertNameTerms } from './bm25f.js';
+import { compoundIdentifiers, flatten, isStopWord, queryWords, splitClauses, stem, type QueryWord } from './text.js';
 import { CatalogueNames } from './names.js';
 import type { RegexDocument } from './regex-search.js';
 import { UnknownWords } from './unknown-words.js';
@@ -65,6 +65,8 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
 
 // Longer queries are cut: ranking quality does not improve past a few paragraphs, latency would.
 const MAX_QUERY_CHARS = 4000;
+// Sparse accumulation (a mark and an append per posting) below n / SPARSE_SHARE postings, else dense (a pass over n).
+const SPARSE_SHARE = 4;
 
 /** A ranked tool: catalogue position and score. */
 export interface RankedDoc {
@@ -108,6 +110,9 @@ export function createLexicalRanker(
   const serverBest = new Float64Array(names.serverCount);
   const qWeight = new Float64Array(ix.terms.length);
   const qCount = new Float64Array(ix.terms.length);
+  // Only tools whose name holds a query term get a name-coverage bonus (others add 0): marked, not all read.
+  const namedBy = invertNameTerms(ix);
+  const named = new Uint8Array(n);
 
   /** Query words → distinct term ids with weights (a repeated word counts once, at its highest weight). */
   function queryTerms(words: readonly QueryWord[], identifiers: readonly string[]): { ids: number[]; weights: number[] } {
@@ -211,15 +216,38 @@ export function createLexicalRanker(
     return [count, best];
   }
 
+  /**
+   * {@link accumulateDense}, or {@link accumulate} when the query's postings are few next to n: same sums
+   * (same additions, same order) and best (scores only grow); only the order of `docs` differs, which
+   * nothing after depends on (top-k breaks ties by catalogue order). Returns [count, best].
+   */
+  function accumulateQuery(q: { ids: number[]; weights: number[] }): [number, number] {
+    let postings = 0;
+    for (let k = 0; k < q.ids.length; k++) {
+      const id = q.ids[k] as number;
+      if (!((q.weights[k] as number) > 0)) return accumulateDense(q); // zero weight (tuning): no 0-score docs
+      postings += (postStart[id + 1] as number) - (postStart[id] as number);
+    }
+    return postings * SPARSE_SHARE < n ? accumulate(q, acc, 0, seen) : accumulateDense(q);
+  }
+
+  /** Sets `named` to `mark` for the tools whose name holds one of `ids` (1 before scoring, 0 after). */
+  function markNamed(ids: readonly number[], mark: number): void {
+    for (const id of ids) {
+      for (let i = namedBy.start[id] as number; i < (namedBy.start[id + 1] as number); i++)
+        named[namedBy.docs[i] as number] = mark;
+    }
+  }
+
   function rank(query: string, limit: number): RankedDoc[] {
     const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
     const clauses = t.clauseMix > 0 ? splitClauses(text) : [text];
     const clauseWords = clauses.map((c) => queryWords(c, t.quotedWeight));
-    const words = clauseWords.flat();
+    const words = flatten(clauseWords);
     const identifiers = compoundIdentifiers(text);
     const full = queryTerms(words, identifiers);
     const fullWeights = full.ids.map((id) => qWeight[id] as number);
-    let [count, top] = accumulateDense(full);
+    let [count, top] = accumulateQuery(full);
     if (top > 0 && t.prfDocs > 0) [count, top] = feedback(full, count);
     if (top > 0) {
       // Multi-part requests: each clause ranked alone; a tool's best clause score relative to that
@@ -241,11 +269,12 @@ export function createLexicalRanker(
         }
         full.ids.forEach((id, k) => (qWeight[id] = fullWeights[k] as number));
       }
+      if (t.nameCoverage > 0) markNamed(full.ids, 1);
       for (let c = 0; c < count; c++) {
         const d = docs[c] as number;
         let score = acc[d] as number;
         const mass = nameMass[d] as number;
-        if (t.nameCoverage > 0 && mass > 0) {
+        if (named[d] === 1 && mass > 0) {
           let matched = 0;
           for (let j = nameStart[d] as number; j < (nameStart[d + 1] as number); j++) {
             const term = nameTerms[j] as number;
@@ -257,6 +286,7 @@ export function createLexicalRanker(
           score = (1 - t.clauseMix) * score + t.clauseMix * top * (clauseBest[d] as number);
         acc[d] = score;
       }
+      if (t.nameCoverage > 0) markNamed(full.ids, 0);
       if (t.siblingShare > 0 && serverBest.length > 0) {
         for (let c = 0; c < count; c++) {
           const d = docs[c] as number;

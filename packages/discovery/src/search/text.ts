@@ -50,7 +50,7 @@ export function splitWords(text: string): string[] {
 export function forEachWord(text: string, fn: (word: string) => void): void {
   const src = typeof text === 'string' ? text : '';
   if (NON_ASCII.test(src)) {
-    for (const m of foldDiacritics(src).matchAll(TOKEN)) for (const piece of m[0].matchAll(INNER)) fn(piece[0].toLowerCase());
+    for (const m of foldDiacritics(src).matchAll(TOKEN)) forEachPiece(m[0], fn);
     return;
   }
   // ASCII (nearly all tool metadata): one pass over char codes, no regex match objects.
@@ -75,6 +75,40 @@ export function forEachWord(text: string, fn: (word: string) => void): void {
       start = cut;
     }
     prev = kind;
+  }
+}
+
+/** The INNER pieces of one token, as `token.matchAll(INNER)` gives them, lower-cased. */
+function forEachPiece(token: string, fn: (word: string) => void): void {
+  if (NON_ASCII.test(token)) for (const piece of token.matchAll(INNER)) fn(piece[0].toLowerCase());
+  else forEachAsciiPiece(token, fn);
+}
+
+const isDigit = (c: number): boolean => c >= 48 && c <= 57;
+const isLower = (c: number): boolean => c >= 97 && c <= 122;
+const isUpper = (c: number): boolean => c >= 65 && c <= 90;
+
+/**
+ * INNER on an ASCII token (letters and digits only) without the regex, whose per-match cost is most of
+ * the time of non-ASCII text: a digit run; a lower-case run after at most one capital; or a capital
+ * run, less its last letter when a lower-case letter follows ("HTTPResponse" → HTTP | Response).
+ */
+function forEachAsciiPiece(token: string, fn: (word: string) => void): void {
+  const n = token.length;
+  let p = 0;
+  while (p < n) {
+    const c = token.charCodeAt(p);
+    let q = p + 1;
+    if (isDigit(c)) {
+      while (q < n && isDigit(token.charCodeAt(q))) q++;
+    } else if (isLower(c) || (q < n && isLower(token.charCodeAt(q)))) {
+      while (q < n && isLower(token.charCodeAt(q))) q++;
+    } else {
+      while (q < n && isUpper(token.charCodeAt(q))) q++;
+      if (q < n && isLower(token.charCodeAt(q))) q--;
+    }
+    fn(token.slice(p, q).toLowerCase());
+    p = q;
   }
 }
 
@@ -163,4 +197,11 @@ export function splitClauses(text: string): string[] {
     .split(CLAUSE_BREAK)
     .map((c) => c.trim())
     .filter((c) => /[\p{L}\p{N}]/u.test(c));
+}
+
+/** The words of all clauses, in order (Array.prototype.flat is slow in V8). */
+export function flatten(clauseWords: readonly QueryWord[][]): QueryWord[] {
+  const out: QueryWord[] = [];
+  for (const cw of clauseWords) for (const w of cw) out.push(w);
+  return out;
 }
