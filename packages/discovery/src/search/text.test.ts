@@ -14,6 +14,15 @@ describe('splitWords', () => {
     expect(splitWords('日本語 テスト')).toEqual(['日本語', 'テスト']);
   });
 
+  it('splits the ASCII words of non-ASCII text as the regex pieces do', () => {
+    // Text with any non-ASCII character is folded and split by regex; its ASCII tokens take a loop that must agree.
+    const inner = /\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})|\p{N}+|[\p{L}\p{M}]+/gu;
+    for (const token of ['getHTTPResponse2', 'XMLHttpRequest', 'ABc', 'aB1', '12ab', 'A', 'iOS15Beta', 'x9Y']) {
+      const expected = [...token.matchAll(inner)].map((m) => m[0].toLowerCase());
+      expect(splitWords(`é ${token}`)).toEqual(['e', ...expected]);
+    }
+  });
+
   it('returns nothing for punctuation only', () => {
     expect(splitWords('  --- !!! ')).toEqual([]);
   });
