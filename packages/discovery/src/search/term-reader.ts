@@ -1,4 +1,4 @@
-import { forEachWord } from './text.js';
+import { forEachWord, scanAsciiWords } from './text.js';
 import type { Vocabulary } from './tool-terms.js';
 
 // Run-together name words shorter than this are left alone: short words split into short pieces by chance.
@@ -90,61 +90,31 @@ export class TermReader {
     if (this.count + n > this.ids.length) this.ids = grow(this.ids, this.count + n);
   }
 
+  // The text readAscii is reading (the scanner reports piece bounds into it).
+  private src = '';
+  private readonly onPiece = (start: number, end: number): void => this.piece(this.src, start, end);
+
   /**
-   * forEachWord's ASCII loop, each piece looked up by its characters (hashed as they are scanned).
-   * Returns false (having undone what it appended) at the first non-ASCII character: such text is
-   * folded and split by regex instead.
+   * The pieces of ASCII `src` (split by `scanAsciiWords`, as every text is), each looked up by its
+   * characters. Returns false (having undone what it appended) at the first non-ASCII character: such
+   * text is folded and split by regex instead.
    */
   private readAscii(src: string): boolean {
     const from = this.count;
     const longFrom = this.long?.length ?? 0;
-    const n = src.length;
-    let start = -1;
-    let prev = 0; // 0 none, 1 lower, 2 upper, 3 digit
-    let h = FNV_BASIS; // hash of src[start, i) lower-cased
-    let hLast = FNV_BASIS; // hash of src[start, i - 1)
-    for (let i = 0; i <= n; i++) {
-      const c = i < n ? src.charCodeAt(i) : 32;
-      if (c > 0x7f) {
-        this.count = from;
-        if (this.long) this.long.length = longFrom;
-        return false;
-      }
-      const kind = c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 3 : 0;
-      if (kind === 0) {
-        if (start >= 0) this.piece(src, start, i, h);
-        start = -1;
-      } else if (start < 0) {
-        start = i;
-        hLast = FNV_BASIS;
-        h = FNV_BASIS;
-      } else if (
-        (kind === 3) !== (prev === 3) || // letter/digit boundary
-        (kind === 2 && prev === 1) || // camelCase: "getUser"
-        (kind === 1 && prev === 2 && i - start > 1) // acronym then word: "HTTPResponse" → HTTP | Response
-      ) {
-        if (kind === 1) {
-          // The last upper-case letter starts the next piece.
-          this.piece(src, start, i - 1, hLast);
-          start = i - 1;
-          h = fnv(FNV_BASIS, src.charCodeAt(i - 1) | 0x20);
-        } else {
-          this.piece(src, start, i, h);
-          start = i;
-          h = FNV_BASIS;
-        }
-      }
-      if (kind !== 0) {
-        hLast = h;
-        h = fnv(h, c | 0x20);
-      }
-      prev = kind;
-    }
-    return true;
+    this.src = src;
+    const ascii = scanAsciiWords(src, this.onPiece);
+    this.src = '';
+    if (ascii) return true;
+    this.count = from;
+    if (this.long) this.long.length = longFrom;
+    return false;
   }
 
-  /** Appends the id of src[start, end) lower-cased (ASCII letters and digits only), whose hash is `h`. */
-  private piece(src: string, start: number, end: number, h: number): void {
+  /** Appends the id of src[start, end) lower-cased (ASCII letters and digits only). */
+  private piece(src: string, start: number, end: number): void {
+    let h = FNV_BASIS;
+    for (let i = start; i < end; i++) h = fnv(h, src.charCodeAt(i) | 0x20);
     const mask = this.slots.length - 1;
     const len = end - start;
     for (let s = h & mask; ; s = (s + 1) & mask) {
@@ -200,7 +170,7 @@ export class TermReader {
   }
 }
 
-// FNV-1a over lower-cased character codes.
+// FNV-1a over lower-cased character codes (ASCII letters and digits: `| 0x20` lower-cases letters, keeps digits).
 const FNV_BASIS = 0x811c9dc5 | 0;
 function fnv(h: number, c: number): number {
   return Math.imul(h ^ c, 0x01000193);

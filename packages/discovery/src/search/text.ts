@@ -54,14 +54,26 @@ export function forEachWord(text: string, fn: (word: string) => void): void {
     return;
   }
   // ASCII (nearly all tool metadata): one pass over char codes, no regex match objects.
+  scanAsciiWords(src, (start, end) => fn(src.slice(start, end).toLowerCase()));
+}
+
+/**
+ * The one statement of how ASCII text splits into word pieces: calls `onWord(start, end)` for each
+ * piece of `src` (letters and digits, broken at case changes and letter/digit boundaries:
+ * "getHTTPResponse2" → get | HTTP | Response | 2). Stops and returns false at the first character
+ * that is not ASCII (pieces before it were reported), true otherwise. {@link forEachWord} and the
+ * index's term reader both split by it, so a query and a tool's ASCII text always split alike.
+ */
+export function scanAsciiWords(src: string, onWord: (start: number, end: number) => void): boolean {
   const n = src.length;
   let start = -1;
   let prev = 0; // 0 none, 1 lower, 2 upper, 3 digit
   for (let i = 0; i <= n; i++) {
     const c = i < n ? src.charCodeAt(i) : 32;
+    if (c > 0x7f) return false;
     const kind = c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 3 : 0;
     if (kind === 0) {
-      if (start >= 0) fn(src.slice(start, i).toLowerCase());
+      if (start >= 0) onWord(start, i);
       start = -1;
     } else if (start < 0) {
       start = i;
@@ -71,11 +83,12 @@ export function forEachWord(text: string, fn: (word: string) => void): void {
       (kind === 1 && prev === 2 && i - start > 1) // acronym then word: "HTTPResponse" → HTTP | Response
     ) {
       const cut = kind === 1 ? i - 1 : i;
-      fn(src.slice(start, cut).toLowerCase());
+      onWord(start, cut);
       start = cut;
     }
     prev = kind;
   }
+  return true;
 }
 
 /** The INNER pieces of one token, as `token.matchAll(INNER)` gives them, lower-cased. */
