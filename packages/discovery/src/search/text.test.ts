@@ -14,6 +14,14 @@ describe('splitWords', () => {
     expect(splitWords('日本語 テスト')).toEqual(['日本語', 'テスト']);
   });
 
+  it('splits a digit run from the lower-case word after it, with no empty piece', () => {
+    // The step back that gives "HTTPResponse" → HTTP | Response belongs after a capital run only.
+    expect(splitWords('mp3s v2beta 12ab')).toEqual(['mp', '3', 's', 'v', '2', 'beta', '12', 'ab']);
+    expect(splitWords('getHTTPResponse2x')).toEqual(['get', 'http', 'response', '2', 'x']);
+    // ASCII text and text with a non-ASCII character split a token alike.
+    expect(splitWords('é v2beta mp3s').slice(1)).toEqual(splitWords('v2beta mp3s'));
+  });
+
   it('splits the ASCII words of non-ASCII text as the regex pieces do', () => {
     // Text with any non-ASCII character is folded and split by regex; its ASCII tokens take a loop that must agree.
     const inner = /\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})|\p{N}+|[\p{L}\p{M}]+/gu;

@@ -62,7 +62,7 @@ export function forEachWord(text: string, fn: (word: string) => void): void {
  * piece of `src` (letters and digits, broken at case changes and letter/digit boundaries:
  * "getHTTPResponse2" → get | HTTP | Response | 2). Stops and returns false at the first character
  * that is not ASCII (pieces before it were reported), true otherwise. {@link forEachWord} and the
- * index's term reader both split by it, so a query and a tool's ASCII text always split alike.
+ * index's term reader both split by it, so a query and a tool's text always split alike.
  */
 export function scanAsciiWords(src: string, onWord: (start: number, end: number) => void): boolean {
   const n = src.length;
@@ -82,7 +82,9 @@ export function scanAsciiWords(src: string, onWord: (start: number, end: number)
       (kind === 2 && prev === 1) || // camelCase: "getUser"
       (kind === 1 && prev === 2 && i - start > 1) // acronym then word: "HTTPResponse" → HTTP | Response
     ) {
-      const cut = kind === 1 ? i - 1 : i;
+      // Only a capital run gives its last letter to the word that follows ("HTTPResponse"); after a
+      // digit the word starts here ("mp3s" → mp | 3 | s).
+      const cut = kind === 1 && prev === 2 ? i - 1 : i;
       onWord(start, cut);
       start = cut;
     }
@@ -91,38 +93,13 @@ export function scanAsciiWords(src: string, onWord: (start: number, end: number)
   return true;
 }
 
-/** The INNER pieces of one token, as `token.matchAll(INNER)` gives them, lower-cased. */
+/**
+ * The INNER pieces of one token, as `token.matchAll(INNER)` gives them, lower-cased. An ASCII token
+ * (letters and digits only) splits the same way by {@link scanAsciiWords}, without a regex match per piece.
+ */
 function forEachPiece(token: string, fn: (word: string) => void): void {
   if (NON_ASCII.test(token)) for (const piece of token.matchAll(INNER)) fn(piece[0].toLowerCase());
-  else forEachAsciiPiece(token, fn);
-}
-
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isLower = (c: number): boolean => c >= 97 && c <= 122;
-const isUpper = (c: number): boolean => c >= 65 && c <= 90;
-
-/**
- * INNER on an ASCII token (letters and digits only) without the regex, whose per-match cost is most of
- * the time of non-ASCII text: a digit run; a lower-case run after at most one capital; or a capital
- * run, less its last letter when a lower-case letter follows ("HTTPResponse" → HTTP | Response).
- */
-function forEachAsciiPiece(token: string, fn: (word: string) => void): void {
-  const n = token.length;
-  let p = 0;
-  while (p < n) {
-    const c = token.charCodeAt(p);
-    let q = p + 1;
-    if (isDigit(c)) {
-      while (q < n && isDigit(token.charCodeAt(q))) q++;
-    } else if (isLower(c) || (q < n && isLower(token.charCodeAt(q)))) {
-      while (q < n && isLower(token.charCodeAt(q))) q++;
-    } else {
-      while (q < n && isUpper(token.charCodeAt(q))) q++;
-      if (q < n && isLower(token.charCodeAt(q))) q--;
-    }
-    fn(token.slice(p, q).toLowerCase());
-    p = q;
-  }
+  else scanAsciiWords(token, (start, end) => fn(token.slice(start, end).toLowerCase()));
 }
 
 // Words repeat a lot across tools and queries; Porter stemming is a chain of regex tests.
