@@ -22,6 +22,22 @@ describe('splitWords', () => {
     expect(splitWords('é v2beta mp3s').slice(1)).toEqual(splitWords('v2beta mp3s'));
   });
 
+  it('never yields an empty or upper-case piece, and splits ASCII alike beside non-ASCII text (seeded random text)', () => {
+    const alphabet = ['a', 'b', 'c', 'x', 'A', 'B', 'Q', 'Z', '0', '7', '9', '_', '-', ' ', '.', 'é', 'ü', '日', '\ud800', '\u0301'];
+    let seed = 42;
+    const next = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    for (let k = 0; k < 20_000; k++) {
+      let text = '';
+      for (let i = 0, len = 1 + Math.floor(next() * 12); i < len; i++) text += alphabet[Math.floor(next() * alphabet.length)];
+      for (const piece of splitWords(text)) expect(piece.length > 0 && piece === piece.toLowerCase(), JSON.stringify(text)).toBe(true);
+      const ascii = text.replace(/[^\x00-\x7f]/g, ' ');
+      expect(splitWords(`é ${ascii}`).slice(1), JSON.stringify(ascii)).toEqual(splitWords(ascii));
+    }
+  });
+
   it('splits the ASCII words of non-ASCII text as the regex pieces do', () => {
     // Text with any non-ASCII character is folded and split by regex; its ASCII tokens take a loop that must agree.
     const inner = /\p{Lu}?\p{Ll}+|\p{Lu}+(?!\p{Ll})|\p{N}+|[\p{L}\p{M}]+/gu;
