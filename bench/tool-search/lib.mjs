@@ -120,3 +120,23 @@ export function aggregate(queries, perQuery) {
 }
 
 export const pct = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+
+// 10,000 tools: every real tool of every set (names made unique per set), then replicas of them under
+// new names and servers until the count is reached. Queries: all sets' queries, gold renamed likewise.
+export function scaleCorpus(sets, size = 10_000) {
+  const catalog = [];
+  const queries = [];
+  for (const { name: set, catalog: c, queries: qs } of sets) {
+    const rename = (n) => `${set}__${n}`;
+    for (const tool of c) catalog.push({ ...tool, name: rename(tool.name), server: `${set}/${tool.server}` });
+    for (const q of qs)
+      queries.push({ ...q, group: undefined, gold: q.gold.map(rename), gold_any: q.gold_any?.map((a) => a.map(rename)) });
+  }
+  const real = catalog.length;
+  for (let i = 0; catalog.length < size; i++) {
+    const tool = catalog[i % real];
+    const copy = Math.floor(i / real) + 1;
+    catalog.push({ ...tool, name: `r${copy}_${tool.name}`, server: `${tool.server}-replica${copy}` });
+  }
+  return { catalog: catalog.slice(0, size), queries };
+}

@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { aggregate, evaluate, findDataRoot, loadEngine, loadSets, pct, repoRoot } from './lib.mjs';
+import { aggregate, evaluate, findDataRoot, loadEngine, loadSets, pct, repoRoot, scaleCorpus } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const has = (flag) => args.includes(flag);
@@ -31,7 +31,6 @@ const dataRoot = findDataRoot();
 const baselineScript = join(dataRoot, 'bm25-baseline.mjs');
 const tuning = process.env.AIBUDDY_TUNING ? JSON.parse(process.env.AIBUDDY_TUNING) : {};
 const KMAX = 10;
-const SCALE_TOOLS = 10_000;
 const METRICS = ['Recall@1', 'Recall@5', 'NDCG@5', 'Hit@1'];
 
 /** A row's quality (overall and per group) and latency percentiles; sorts `lat` in place. */
@@ -85,26 +84,6 @@ function runBaseline(dir) {
     p95: r.latency_ms.p95,
     buildMs: r.latency_ms.index_build,
   };
-}
-
-// 10,000 tools: every real tool of every set (names made unique per set), then replicas of them under
-// new names and servers until the count is reached. Queries: all sets' queries, gold renamed likewise.
-function scaleCorpus(sets) {
-  const catalog = [];
-  const queries = [];
-  for (const { name: set, catalog: c, queries: qs } of sets) {
-    const rename = (n) => `${set}__${n}`;
-    for (const tool of c) catalog.push({ ...tool, name: rename(tool.name), server: `${set}/${tool.server}` });
-    for (const q of qs)
-      queries.push({ ...q, group: undefined, gold: q.gold.map(rename), gold_any: q.gold_any?.map((a) => a.map(rename)) });
-  }
-  const real = catalog.length;
-  for (let i = 0; catalog.length < SCALE_TOOLS; i++) {
-    const tool = catalog[i % real];
-    const copy = Math.floor(i / real) + 1;
-    catalog.push({ ...tool, name: `r${copy}_${tool.name}`, server: `${tool.server}-replica${copy}` });
-  }
-  return { catalog: catalog.slice(0, SCALE_TOOLS), queries };
 }
 
 /** Warm build time (median of 5, wall and CPU) and the first query on each fresh index. */

@@ -1,4 +1,4 @@
-import { forEachWord, scanAsciiWords } from './text.js';
+import { forEachRun, forEachWord, scanAsciiWords } from './text.js';
 import type { Vocabulary } from './tool-terms.js';
 
 // Run-together name words shorter than this are left alone: short words split into short pieces by chance.
@@ -40,13 +40,13 @@ export class TermReader {
   /** Appends the term ids of `text`; `long` receives its words of ≥ {@link MIN_SPLIT_NAME_WORD} letters. */
   read(text: string, long?: string[]): void {
     this.long = long;
-    if (!this.readAscii(text)) forEachWord(text, this.addWord);
+    if (!this.readAscii(text)) this.readMixed(text);
     this.long = undefined;
   }
 
   /** {@link read}, for text that recurs: the ids of a string already read are copied, not read again. */
   readRepeated(text: string): void {
-    if (!this.readRepeatedAscii(text)) forEachWord(text, this.addWord);
+    if (!this.readRepeatedAscii(text)) this.readMixed(text);
   }
 
   /**
@@ -92,7 +92,7 @@ export class TermReader {
 
   // The text readAscii is reading (the scanner reports piece bounds into it).
   private src = '';
-  private readonly onPiece = (start: number, end: number): void => this.piece(this.src, start, end);
+  private readonly onPiece = (start: number, end: number, hash: number): void => this.piece(this.src, start, end, hash);
 
   /**
    * The pieces of ASCII `src` (split by `scanAsciiWords`, as every text is), each looked up by its
@@ -111,10 +111,20 @@ export class TermReader {
     return false;
   }
 
-  /** Appends the id of src[start, end) lower-cased (ASCII letters and digits only). */
-  private piece(src: string, start: number, end: number): void {
-    let h = FNV_BASIS;
-    for (let i = start; i < end; i++) h = fnv(h, src.charCodeAt(i) | 0x20);
+  /** Text with a non-ASCII character: its ASCII runs looked up by their characters, the others split by `forEachWord`. */
+  private readMixed(src: string): void {
+    this.src = src;
+    forEachRun(src, this.onRun);
+    this.src = '';
+  }
+
+  private readonly onRun = (start: number, end: number, isAscii: boolean): void => {
+    if (isAscii) scanAsciiWords(this.src, this.onPiece, start, end);
+    else forEachWord(this.src.slice(start, end), this.addWord);
+  };
+
+  /** Appends the id of src[start, end) lower-cased (ASCII letters and digits only), whose hash is `h`. */
+  private piece(src: string, start: number, end: number, h: number): void {
     const mask = this.slots.length - 1;
     const len = end - start;
     for (let s = h & mask; ; s = (s + 1) & mask) {
@@ -168,12 +178,6 @@ export class TermReader {
       this.slots[s] = e + 1;
     }
   }
-}
-
-// FNV-1a over lower-cased character codes (ASCII letters and digits: `| 0x20` lower-cases letters, keeps digits).
-const FNV_BASIS = 0x811c9dc5 | 0;
-function fnv(h: number, c: number): number {
-  return Math.imul(h ^ c, 0x01000193);
 }
 
 function grow(a: Int32Array, atLeast: number): Int32Array<ArrayBuffer> {

@@ -49,34 +49,70 @@ export function splitWords(text: string): string[] {
 /** {@link splitWords} without the array: calls `fn` with each piece (the index build tokenises megabytes). */
 export function forEachWord(text: string, fn: (word: string) => void): void {
   const src = typeof text === 'string' ? text : '';
-  if (NON_ASCII.test(src)) {
-    for (const m of foldDiacritics(src).matchAll(TOKEN)) forEachPiece(m[0], fn);
-    return;
-  }
+  const ascii = (start: number, end: number): void => fn(src.slice(start, end).toLowerCase());
   // ASCII (nearly all tool metadata): one pass over char codes, no regex match objects.
-  scanAsciiWords(src, (start, end) => fn(src.slice(start, end).toLowerCase()));
+  if (!NON_ASCII.test(src)) scanAsciiWords(src, ascii);
+  else
+    forEachRun(src, (start, end, isAscii) => {
+      if (isAscii) scanAsciiWords(src, ascii, start, end);
+      else for (const m of foldDiacritics(src.slice(start, end)).matchAll(TOKEN)) forEachPiece(m[0], fn);
+    });
 }
 
 /**
- * The one statement of how ASCII text splits into word pieces: calls `onWord(start, end)` for each
- * piece of `src` (letters and digits, broken at case changes and letter/digit boundaries:
- * "getHTTPResponse2" → get | HTTP | Response | 2). Stops and returns false at the first character
- * that is not ASCII (pieces before it were reported), true otherwise. {@link forEachWord} and the
- * index's term reader both split by it, so a query and a tool's text always split alike.
+ * The runs of `src` between ASCII separators (ASCII characters other than letters and digits), with
+ * whether a run is all ASCII. Text with a non-ASCII character is split run by run, each as the whole
+ * would be: a separator is never part of a token, folding works character by character, and canonical
+ * reordering cannot move a combining mark across it. So only the runs with a non-ASCII character take
+ * the fold-and-regex path, which costs ~100× per word (a stray "’" or "é" in a long text is common).
  */
-export function scanAsciiWords(src: string, onWord: (start: number, end: number) => void): boolean {
-  const n = src.length;
+export function forEachRun(src: string, onRun: (start: number, end: number, isAscii: boolean) => void): void {
+  let start = 0;
+  let isAscii = true;
+  for (let i = 0; i <= src.length; i++) {
+    const c = i < src.length ? src.charCodeAt(i) : 32;
+    if (c > 0x7f) isAscii = false;
+    else if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) {
+      if (i > start) onRun(start, i, isAscii);
+      start = i + 1;
+      isAscii = true;
+    }
+  }
+}
+
+/**
+ * The one statement of how ASCII text splits into word pieces: calls `onWord(start, end, hash)` for
+ * each piece of `src` (letters and digits, broken at case changes and letter/digit boundaries:
+ * "getHTTPResponse2" → get | HTTP | Response | 2), with `hash` = {@link pieceHash} of the piece lower-cased
+ * (computed in the same pass, so a caller that looks pieces up by their characters reads them once).
+ * Stops and returns false at the first character that is not ASCII (pieces before it were reported),
+ * true otherwise. {@link forEachWord} and the index's term reader both split by it, so a query and a
+ * tool's text always split alike. `from` and `to` bound the part of `src` scanned.
+ */
+export function scanAsciiWords(
+  src: string,
+  onWord: (start: number, end: number, hash: number) => void,
+  from = 0,
+  to = src.length,
+): boolean {
+  const n = to;
   let start = -1;
   let prev = 0; // 0 none, 1 lower, 2 upper, 3 digit
-  for (let i = 0; i <= n; i++) {
+  let h = 0; // hash of src[start, i) lower-cased
+  let before = 0; // hash of src[start, i - 1): where a capital run gives its last letter away
+  for (let i = from; i <= n; i++) {
     const c = i < n ? src.charCodeAt(i) : 32;
     if (c > 0x7f) return false;
     const kind = c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 3 : 0;
     if (kind === 0) {
-      if (start >= 0) onWord(start, i);
+      if (start >= 0) onWord(start, i, h);
       start = -1;
-    } else if (start < 0) {
+      prev = 0;
+      continue;
+    }
+    if (start < 0) {
       start = i;
+      h = HASH_BASIS;
     } else if (
       (kind === 3) !== (prev === 3) || // letter/digit boundary
       (kind === 2 && prev === 1) || // camelCase: "getUser"
@@ -84,13 +120,34 @@ export function scanAsciiWords(src: string, onWord: (start: number, end: number)
     ) {
       // Only a capital run gives its last letter to the word that follows ("HTTPResponse"); after a
       // digit the word starts here ("mp3s" → mp | 3 | s).
-      const cut = kind === 1 && prev === 2 ? i - 1 : i;
-      onWord(start, cut);
-      start = cut;
+      if (kind === 1 && prev === 2) {
+        onWord(start, i - 1, before);
+        start = i - 1;
+        h = hashStep(HASH_BASIS, src.charCodeAt(i - 1) | 0x20);
+      } else {
+        onWord(start, i, h);
+        start = i;
+        h = HASH_BASIS;
+      }
     }
+    before = h;
+    h = hashStep(h, c | 0x20); // `| 0x20` lower-cases a letter and keeps a digit
     prev = kind;
   }
   return true;
+}
+
+// FNV-1a (32-bit) over the lower-cased character codes of a piece.
+const HASH_BASIS = 0x811c9dc5 | 0;
+function hashStep(h: number, c: number): number {
+  return Math.imul(h ^ c, 0x01000193);
+}
+
+/** The hash {@link scanAsciiWords} reports for a piece: FNV-1a of its (lower-case ASCII) characters. */
+export function pieceHash(word: string): number {
+  let h = HASH_BASIS;
+  for (let i = 0; i < word.length; i++) h = hashStep(h, word.charCodeAt(i) | 0x20);
+  return h;
 }
 
 /**

@@ -88,22 +88,33 @@ function readParts(parts: readonly string[], reader: TermReader): boolean {
 export function tokenizeTools(docs: readonly ToolText[], vocabulary: Vocabulary, splitNames: boolean): ToolTerms[] {
   const reader = new TermReader(vocabulary);
   const longNameWords: string[][] = [];
-  const out: ToolTerms[] = [];
-  for (const e of docs) {
-    reader.count = 0;
-    const fieldEnd = new Int32Array(FIELD_COUNT);
+  // Every tool's ids go into the reader's one buffer, and every tool's field ends into one array; each
+  // tool gets views of them (no typed array, and no backing store, of its own: the build makes 10,000s).
+  const toolStart = new Int32Array(docs.length + 1);
+  const fieldEnds = new Int32Array(docs.length * FIELD_COUNT);
+  docs.forEach((e, d) => {
+    const start = reader.count;
+    const at = d * FIELD_COUNT;
     const long: string[] = [];
     reader.read(e.name, long);
-    fieldEnd[0] = reader.count;
+    fieldEnds[at] = reader.count - start;
     reader.readRepeated(e.server);
-    fieldEnd[1] = reader.count;
+    fieldEnds[at + 1] = reader.count - start;
     reader.read(e.description);
-    fieldEnd[2] = reader.count;
+    fieldEnds[at + 2] = reader.count - start;
     readParams(e, reader);
-    fieldEnd[3] = reader.count;
+    fieldEnds[at + 3] = reader.count - start;
+    toolStart[d + 1] = reader.count;
     longNameWords.push(long);
-    out.push({ tokens: reader.ids.slice(0, reader.count), fieldEnd, pieces: EMPTY });
-  }
+  });
+  // Trimmed once, so the views do not pin the buffer's spare capacity. (A tool an index derived by
+  // `replaceServer` keeps holds this buffer alive: at most one build's ids, which were alive anyway.)
+  const ids = reader.ids.slice(0, reader.count);
+  const out: ToolTerms[] = docs.map((_, d) => ({
+    tokens: ids.subarray(toolStart[d] as number, toolStart[d + 1] as number),
+    fieldEnd: fieldEnds.subarray(d * FIELD_COUNT, (d + 1) * FIELD_COUNT),
+    pieces: EMPTY,
+  }));
   if (splitNames) {
     // Long name words repeat across tools ("getuserprofile" in many servers): split each once.
     const splits = new Map<string, number[]>();
