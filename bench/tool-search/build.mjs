@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Index build of the tool_search engine at 10,000 tools (the scale corpus of run.mjs), alone: N warm
-// builds after one cold one, wall and CPU per build; with --reference, the engine of another commit
-// alternates with this one build by build, so both see the same machine load.
+// Index build of the tool_search engine at 10,000 tools, alone: N warm builds after one cold one, wall
+// and CPU per build; with --reference, the engine of another commit alternates with this one build by
+// build, so both see the same machine load. Two catalogues: the scale corpus of run.mjs (real tools,
+// nearly all ASCII), and the same tool count written in other scripts (Cyrillic, Hangul, accented
+// Latin; generated, seeded), whose text takes the fold-and-regex path.
 //
 //   node bench/tool-search/build.mjs [--builds 15] [--reference GITREF]
 //
@@ -17,41 +19,64 @@ const opt = (flag, fallback) => {
 };
 const builds = Number(opt('--builds', '15'));
 const refName = opt('--reference', undefined);
-const { catalog } = scaleCorpus(loadSets(findDataRoot()));
+const { catalog: scale } = scaleCorpus(loadSets(findDataRoot()));
+const catalogues = [
+  ['scale corpus', scale],
+  ['other scripts', otherScripts(scale.length)],
+];
+
+/** `size` tools whose names are ASCII and whose descriptions and parameters are in other scripts. */
+function otherScripts(size) {
+  const words = ['погода', 'прогноз', 'город', 'получить', '날씨', '예보', '도시', '목록', 'café', 'größe', 'Søk', 'données'];
+  let seed = 3;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x7fffffff;
+  };
+  const text = (n) => Array.from({ length: n }, () => words[Math.floor(next() * words.length)]).join(next() < 0.5 ? ' ' : ', ');
+  return Array.from({ length: size }, (_, i) => ({
+    name: `tool_${i}`,
+    server: `server_${i % 400}`,
+    description: text(25),
+    inputSchema: { type: 'object', properties: { [`param_${i % 50}`]: { type: 'string', description: text(8) } } },
+  }));
+}
 const engines = [['engine', await loadEngine()]];
 if (refName) engines.push([`ref ${refName}`, await loadEngine(false, refName)]);
 
-const timings = new Map(engines.map(([name]) => [name, { wall: [], cpu: [] }]));
-let keep;
-for (const [, engine] of engines) keep = engine.createToolIndex(catalog); // cold: JIT warm-up, not counted
-for (let i = 0; i < builds; i++) {
-  for (const [name, engine] of engines) {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    keep = engine.createToolIndex(catalog);
-    const wall = performance.now() - t0;
-    const c = process.cpuUsage(c0);
-    timings.get(name).wall.push(wall);
-    timings.get(name).cpu.push((c.user + c.system) / 1000);
-  }
-}
-if (keep.size !== catalog.length) throw new Error(`index holds ${keep.size} tools, expected ${catalog.length}`);
 const sorted = (a) => [...a].sort((x, y) => x - y);
 const stats = (a) => {
   const s = sorted(a);
   return { min: s[0], median: s[s.length >> 1] };
 };
 const f = (x) => x.toFixed(1);
-console.log(`index build at ${catalog.length} tools, ${builds} warm builds each (ms)`);
-const rows = [...timings].map(([name, t]) => ({ name, wall: stats(t.wall), cpu: stats(t.cpu) }));
-for (const r of rows)
-  console.log(
-    `  ${r.name.padEnd(16)} wall min ${f(r.wall.min)} median ${f(r.wall.median)}   CPU min ${f(r.cpu.min)} median ${f(r.cpu.median)}`,
-  );
-if (rows.length === 2) {
-  const [a, b] = rows;
-  console.log(
-    `  ratio engine / ref: wall min ${(a.wall.min / b.wall.min).toFixed(2)}× median ${(a.wall.median / b.wall.median).toFixed(2)}×   ` +
-      `CPU min ${(a.cpu.min / b.cpu.min).toFixed(2)}× median ${(a.cpu.median / b.cpu.median).toFixed(2)}×`,
-  );
+for (const [label, catalog] of catalogues) {
+  const timings = new Map(engines.map(([name]) => [name, { wall: [], cpu: [] }]));
+  let keep;
+  for (const [, engine] of engines) keep = engine.createToolIndex(catalog); // cold: JIT warm-up, not counted
+  for (let i = 0; i < builds; i++) {
+    for (const [name, engine] of engines) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      keep = engine.createToolIndex(catalog);
+      const wall = performance.now() - t0;
+      const c = process.cpuUsage(c0);
+      timings.get(name).wall.push(wall);
+      timings.get(name).cpu.push((c.user + c.system) / 1000);
+    }
+  }
+  if (keep.size !== catalog.length) throw new Error(`index holds ${keep.size} tools, expected ${catalog.length}`);
+  console.log(`index build, ${label}: ${catalog.length} tools, ${builds} warm builds each (ms)`);
+  const rows = [...timings].map(([name, t]) => ({ name, wall: stats(t.wall), cpu: stats(t.cpu) }));
+  for (const r of rows)
+    console.log(
+      `  ${r.name.padEnd(16)} wall min ${f(r.wall.min)} median ${f(r.wall.median)}   CPU min ${f(r.cpu.min)} median ${f(r.cpu.median)}`,
+    );
+  if (rows.length === 2) {
+    const [a, b] = rows;
+    console.log(
+      `  ratio engine / ref: wall min ${(a.wall.min / b.wall.min).toFixed(2)}× median ${(a.wall.median / b.wall.median).toFixed(2)}×   ` +
+        `CPU min ${(a.cpu.min / b.cpu.min).toFixed(2)}× median ${(a.cpu.median / b.cpu.median).toFixed(2)}×`,
+    );
+  }
 }

@@ -55,29 +55,48 @@ export function forEachWord(text: string, fn: (word: string) => void): void {
   else
     forEachRun(src, (start, end, isAscii) => {
       if (isAscii) scanAsciiWords(src, ascii, start, end);
-      else for (const m of foldDiacritics(src.slice(start, end)).matchAll(TOKEN)) forEachPiece(m[0], fn);
+      else {
+        // exec, not matchAll, which clones the regex per call (the callbacks never re-enter this function)
+        const folded = foldDiacritics(src.slice(start, end));
+        TOKEN.lastIndex = 0;
+        for (let m = TOKEN.exec(folded); m !== null; m = TOKEN.exec(folded)) forEachPiece(m[0], fn);
+      }
     });
 }
 
 /**
  * The runs of `src` between ASCII separators (ASCII characters other than letters and digits), with
- * whether a run is all ASCII. Text with a non-ASCII character is split run by run, each as the whole
- * would be: a separator is never part of a token, folding works character by character, and canonical
- * reordering cannot move a combining mark across it. So only the runs with a non-ASCII character take
- * the fold-and-regex path, which costs ~100× per word (a stray "’" or "é" in a long text is common).
+ * whether a run is all ASCII; runs with a non-ASCII character that follow one another (separators
+ * only between them) come as one. Text with a non-ASCII character is split run by run, each as the
+ * whole would be: a separator is never part of a token, folding works character by character, and
+ * canonical reordering cannot move a combining mark across it. So only the runs with a non-ASCII
+ * character take the fold-and-regex path, which costs ~100× per word (a stray "’" or "é" in a long
+ * text is common), and text in another script is still one regex pass, not one per word.
  */
 export function forEachRun(src: string, onRun: (start: number, end: number, isAscii: boolean) => void): void {
   let start = 0;
   let isAscii = true;
+  let otherStart = -1; // start of the pending runs with a non-ASCII character, -1 when none
+  let otherEnd = 0;
   for (let i = 0; i <= src.length; i++) {
     const c = i < src.length ? src.charCodeAt(i) : 32;
     if (c > 0x7f) isAscii = false;
     else if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) {
-      if (i > start) onRun(start, i, isAscii);
+      if (i > start) {
+        if (!isAscii) {
+          if (otherStart < 0) otherStart = start;
+          otherEnd = i;
+        } else {
+          if (otherStart >= 0) onRun(otherStart, otherEnd, false);
+          otherStart = -1;
+          onRun(start, i, true);
+        }
+      }
       start = i + 1;
       isAscii = true;
     }
   }
+  if (otherStart >= 0) onRun(otherStart, otherEnd, false);
 }
 
 /**
@@ -155,7 +174,10 @@ export function pieceHash(word: string): number {
  * (letters and digits only) splits the same way by {@link scanAsciiWords}, without a regex match per piece.
  */
 function forEachPiece(token: string, fn: (word: string) => void): void {
-  if (NON_ASCII.test(token)) for (const piece of token.matchAll(INNER)) fn(piece[0].toLowerCase());
+  if (NON_ASCII.test(token)) {
+    INNER.lastIndex = 0;
+    for (let m = INNER.exec(token); m !== null; m = INNER.exec(token)) fn(m[0].toLowerCase());
+  }
   else scanAsciiWords(token, (start, end) => fn(token.slice(start, end).toLowerCase()));
 }
 
