@@ -56,10 +56,8 @@ export function forEachWord(text: string, fn: (word: string) => void): void {
     forEachRun(src, (start, end, isAscii) => {
       if (isAscii) scanAsciiWords(src, ascii, start, end);
       else {
-        // exec, not matchAll, which clones the regex per call (the callbacks never re-enter this function)
         const folded = foldDiacritics(src.slice(start, end));
-        TOKEN.lastIndex = 0;
-        for (let m = TOKEN.exec(folded); m !== null; m = TOKEN.exec(folded)) forEachPiece(m[0], fn);
+        forEachMatch(TOKEN, folded, (token) => forEachPiece(token, fn));
       }
     });
 }
@@ -170,14 +168,27 @@ export function pieceHash(word: string): number {
 }
 
 /**
+ * Each match of the global regex `re` in `text`. Not `matchAll`, which clones the regex on every call
+ * (per token, on the non-ASCII path); the position is kept here, not in `re.lastIndex` between calls,
+ * so a callback that splits text itself cannot disturb it.
+ */
+function forEachMatch(re: RegExp, text: string, fn: (match: string) => void): void {
+  let at = 0;
+  for (;;) {
+    re.lastIndex = at;
+    const m = re.exec(text);
+    if (m === null) return;
+    at = Math.max(re.lastIndex, at + 1); // an empty match (none of ours can match empty) still moves on
+    fn(m[0]);
+  }
+}
+
+/**
  * The INNER pieces of one token, as `token.matchAll(INNER)` gives them, lower-cased. An ASCII token
  * (letters and digits only) splits the same way by {@link scanAsciiWords}, without a regex match per piece.
  */
 function forEachPiece(token: string, fn: (word: string) => void): void {
-  if (NON_ASCII.test(token)) {
-    INNER.lastIndex = 0;
-    for (let m = INNER.exec(token); m !== null; m = INNER.exec(token)) fn(m[0].toLowerCase());
-  }
+  if (NON_ASCII.test(token)) forEachMatch(INNER, token, (piece) => fn(piece.toLowerCase()));
   else scanAsciiWords(token, (start, end) => fn(token.slice(start, end).toLowerCase()));
 }
 
