@@ -3,7 +3,9 @@
 // and CPU per build; with --reference, the engine of another commit alternates with this one build by
 // build, so both see the same machine load. Two catalogues: the scale corpus of run.mjs (real tools,
 // nearly all ASCII), and the same tool count written in other scripts (Cyrillic, Hangul, accented
-// Latin; generated, seeded), whose text takes the fold-and-regex path.
+// Latin; generated, seeded), whose text takes the fold-and-regex path; and four tools with a
+// description of a million characters each, mixing scripts in the ways that once cost one regex call
+// per word.
 //
 //   node bench/tool-search/build.mjs [--builds 15] [--reference GITREF]
 //
@@ -23,7 +25,19 @@ const { catalog: scale } = scaleCorpus(loadSets(findDataRoot()));
 const catalogues = [
   ['scale corpus', scale],
   ['other scripts', otherScripts(scale.length)],
+  ['long mixed texts', longTexts()],
 ];
+
+/** Four tools of ~1 M characters: ASCII and non-ASCII words alternating, ASCII with one "’", Hangul, camelCase with "é". */
+function longTexts() {
+  const texts = [
+    'a é '.repeat(250_000),
+    `${'word '.repeat(200_000)}it’s`,
+    '날씨 예보 '.repeat(170_000),
+    'getCaféHTTPResponse2 '.repeat(50_000),
+  ];
+  return texts.map((description, i) => ({ name: `long_${i}`, description }));
+}
 
 /** `size` tools whose names are ASCII and whose descriptions and parameters are in other scripts. */
 function otherScripts(size) {

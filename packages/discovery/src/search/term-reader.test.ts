@@ -42,7 +42,11 @@ describe('TermReader', () => {
   it('reads every text as the split rule defines, ASCII or not (seeded random text)', () => {
     // Separators, camelCase, digits, diacritics (precomposed and combining), compatibility forms that
     // decompose into ASCII ("℀" → a/c, "ﬁ" → fi, "½"), CJK, a lone surrogate, and a stop word ("the").
-    const texts = randomTexts('abcXYZ019 _-./(é)ü\u0301日℀ﬁ½\ud800ΩÅ’—the', 20_000, 24);
+    const texts = [
+      ...randomTexts('abcXYZ019 _-./(é)ü\u0301日℀ﬁ½\ud800ΩÅ’—the', 20_000, 24),
+      // Long, mostly ASCII text: non-ASCII runs near each other and far apart (the reader joins near ones).
+      ...randomTexts('abcdefghijklmnopqrstuvwxyzABCXYZ0123456789 _-.,é日’', 2_000, 400),
+    ];
     const vocabulary = new Vocabulary();
     const reader = new TermReader(vocabulary);
     for (const text of texts) {

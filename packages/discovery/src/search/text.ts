@@ -55,46 +55,67 @@ export function forEachWord(text: string, fn: (word: string) => void): void {
   else
     forEachRun(src, (start, end, isAscii) => {
       if (isAscii) scanAsciiWords(src, ascii, start, end);
-      else {
-        const folded = foldDiacritics(src.slice(start, end));
-        forEachMatch(TOKEN, folded, (token) => forEachPiece(token, fn));
-      }
+      else forEachFoldedWord(src.slice(start, end), fn);
     });
 }
 
+/** The pieces of text with non-ASCII characters: folded, split into tokens and pieces by regex. */
+export function forEachFoldedWord(text: string, fn: (word: string) => void): void {
+  forEachMatch(TOKEN, foldDiacritics(text), (token) => forEachPiece(token, fn));
+}
+
+// ASCII text of at most this many characters between two runs with a non-ASCII character goes with
+// them through the regex path: a regex call costs more than that much text, so text that alternates
+// ("a é a é …") is not split into one call per word.
+const MIXED_GAP = 64;
+
 /**
- * The runs of `src` between ASCII separators (ASCII characters other than letters and digits), with
- * whether a run is all ASCII; runs with a non-ASCII character that follow one another (separators
- * only between them) come as one. Text with a non-ASCII character is split run by run, each as the
- * whole would be: a separator is never part of a token, folding works character by character, and
- * canonical reordering cannot move a combining mark across it. So only the runs with a non-ASCII
- * character take the fold-and-regex path, which costs ~100× per word (a stray "’" or "é" in a long
- * text is common), and text in another script is still one regex pass, not one per word.
+ * The spans of `src` bounded by ASCII separators (ASCII characters other than letters and digits), in
+ * order, with whether a span is all ASCII. A span either is all ASCII or holds runs with a non-ASCII
+ * character, with at most {@link MIXED_GAP} characters between them. Text with a non-ASCII character
+ * is split span by span, each as the whole would be: a separator is never part of a token, folding
+ * works character by character, and canonical reordering cannot move a combining mark across it. So
+ * only the spans with a non-ASCII character take the fold-and-regex path, which costs ~100× per word
+ * (a stray "’" or "é" in a long text is common), and text in another script is still one regex pass.
  */
 export function forEachRun(src: string, onRun: (start: number, end: number, isAscii: boolean) => void): void {
   let start = 0;
   let isAscii = true;
-  let otherStart = -1; // start of the pending runs with a non-ASCII character, -1 when none
-  let otherEnd = 0;
+  let mixedStart = -1; // the pending span with a non-ASCII character, [mixedStart, mixedEnd); -1 when none
+  let mixedEnd = 0;
+  let asciiEnd = -1; // end of the ASCII runs after it, not reported yet (they may join it); -1 when none
+  const flush = (): void => {
+    if (mixedStart >= 0) onRun(mixedStart, mixedEnd, false);
+    if (asciiEnd >= 0) onRun(mixedEnd + 1, asciiEnd, true);
+    mixedStart = -1;
+    asciiEnd = -1;
+  };
   for (let i = 0; i <= src.length; i++) {
     const c = i < src.length ? src.charCodeAt(i) : 32;
     if (c > 0x7f) isAscii = false;
     else if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) {
       if (i > start) {
         if (!isAscii) {
-          if (otherStart < 0) otherStart = start;
-          otherEnd = i;
-        } else {
-          if (otherStart >= 0) onRun(otherStart, otherEnd, false);
-          otherStart = -1;
-          onRun(start, i, true);
+          if (mixedStart >= 0 && start - mixedEnd <= MIXED_GAP) {
+            mixedEnd = i;
+            asciiEnd = -1;
+          } else {
+            flush();
+            mixedStart = start;
+            mixedEnd = i;
+          }
+        } else if (mixedStart < 0) onRun(start, i, true);
+        else if (i - mixedEnd <= MIXED_GAP) asciiEnd = i;
+        else {
+          asciiEnd = i;
+          flush();
         }
       }
       start = i + 1;
       isAscii = true;
     }
   }
-  if (otherStart >= 0) onRun(otherStart, otherEnd, false);
+  flush();
 }
 
 /**
