@@ -12,7 +12,7 @@
 // Wall and CPU time on a shared machine vary by 2× for the same code from one build to the next, so
 // compare engines only side by side in one run, by the ratio of the minimums (the builds least
 // disturbed by other processes) and of the medians.
-import { findDataRoot, loadEngine, loadSets, scaleCorpus } from './lib.mjs';
+import { alternatingBuilds, findDataRoot, loadEngine, loadSets, scaleCorpus } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const opt = (flag, fallback) => {
@@ -58,34 +58,22 @@ function otherScripts(size) {
 const engines = [['engine', await loadEngine()]];
 if (refName) engines.push([`ref ${refName}`, await loadEngine(false, refName)]);
 
-const sorted = (a) => [...a].sort((x, y) => x - y);
-const stats = (a) => {
-  const s = sorted(a);
-  return { min: s[0], median: s[s.length >> 1] };
-};
 const f = (x) => x.toFixed(1);
 for (const [label, catalog] of catalogues) {
-  const timings = new Map(engines.map(([name]) => [name, { wall: [], cpu: [] }]));
-  let keep;
-  for (const [, engine] of engines) keep = engine.createToolIndex(catalog); // cold: JIT warm-up, not counted
-  for (let i = 0; i < builds; i++) {
-    for (const [name, engine] of engines) {
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      keep = engine.createToolIndex(catalog);
-      const wall = performance.now() - t0;
-      const c = process.cpuUsage(c0);
-      timings.get(name).wall.push(wall);
-      timings.get(name).cpu.push((c.user + c.system) / 1000);
-    }
-  }
-  if (keep.size !== catalog.length) throw new Error(`index holds ${keep.size} tools, expected ${catalog.length}`);
+  for (const [, engine] of engines) engine.createToolIndex(catalog); // cold: JIT warm-up, not counted
+  const runs = alternatingBuilds(
+    engines.map(([, engine]) => engine),
+    catalog,
+    builds,
+  );
   console.log(`index build, ${label}: ${catalog.length} tools, ${builds} warm builds each (ms)`);
-  const rows = [...timings].map(([name, t]) => ({ name, wall: stats(t.wall), cpu: stats(t.cpu) }));
-  for (const r of rows)
+  const rows = runs.map((r, k) => ({ name: engines[k][0], ...r }));
+  for (const r of rows) {
+    if (r.size !== catalog.length) throw new Error(`${r.name}: index holds ${r.size} tools, expected ${catalog.length}`);
     console.log(
       `  ${r.name.padEnd(16)} wall min ${f(r.wall.min)} median ${f(r.wall.median)}   CPU min ${f(r.cpu.min)} median ${f(r.cpu.median)}`,
     );
+  }
   if (rows.length === 2) {
     const [a, b] = rows;
     console.log(

@@ -140,3 +140,31 @@ export function scaleCorpus(sets, size = 10_000) {
   }
   return { catalog: catalog.slice(0, size), queries };
 }
+
+/** Smallest and middle value of `values`. */
+export function minMedian(values) {
+  const s = [...values].sort((x, y) => x - y);
+  return { min: s[0], median: s[s.length >> 1] };
+}
+
+/**
+ * `builds` index builds of `catalog` by each of `engines`, alternating build by build so that all see
+ * the same machine load: per engine, wall and CPU ms (min and median) and the size of the last index.
+ */
+export function alternatingBuilds(engines, catalog, builds, options = {}) {
+  const runs = engines.map(() => ({ wall: [], cpu: [], size: 0 }));
+  for (let i = 0; i < builds; i++) {
+    engines.forEach((engine, k) => {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      const index = engine.createToolIndex(catalog, options);
+      const wall = performance.now() - t0;
+      const c = process.cpuUsage(c0);
+      const run = runs[k];
+      run.wall.push(wall);
+      run.cpu.push((c.user + c.system) / 1000);
+      run.size = index.size;
+    });
+  }
+  return runs.map((r) => ({ wall: minMedian(r.wall), cpu: minMedian(r.cpu), size: r.size }));
+}

@@ -19,7 +19,17 @@ import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { aggregate, evaluate, findDataRoot, loadEngine, loadSets, pct, repoRoot, scaleCorpus } from './lib.mjs';
+import {
+  aggregate,
+  alternatingBuilds,
+  evaluate,
+  findDataRoot,
+  loadEngine,
+  loadSets,
+  pct,
+  repoRoot,
+  scaleCorpus,
+} from './lib.mjs';
 
 const args = process.argv.slice(2);
 const has = (flag) => args.includes(flag);
@@ -339,21 +349,9 @@ async function main() {
       report.scale.reference = { ...ref, groups: undefined, warm: refWarm, warmAgain: refAgain };
       report.scale.warmAgain = again;
       // 20 single builds each, alternating: the minimum is the least disturbed by other processes.
-      const cpuOf = (e) => {
-        const c0 = process.cpuUsage();
-        e.createToolIndex(catalog, { tuning });
-        const c = process.cpuUsage(c0);
-        return (c.user + c.system) / 1000;
-      };
-      const mineAb = [];
-      const refAb = [];
-      for (let i = 0; i < 20; i++) {
-        refAb.push(cpuOf(reference));
-        mineAb.push(cpuOf(engine));
-      }
-      const minMed = (a) => (a.sort((x, y) => x - y), [a[0], a[a.length >> 1]]);
-      const [mMin, mMed] = minMed(mineAb);
-      const [rMin, rMed] = minMed(refAb);
+      const [r, m] = alternatingBuilds([reference, engine], catalog, 20, { tuning });
+      const { min: mMin, median: mMed } = m.cpu;
+      const { min: rMin, median: rMed } = r.cpu;
       report.scale.alternatingBuilds = { engine: { min: mMin, median: mMed }, reference: { min: rMin, median: rMed } };
       console.log(
         `  20 alternating builds, CPU min / median, engine vs ref: ${fmt(mMin, 1)} / ${fmt(mMed, 1)} vs ${fmt(rMin, 1)} / ${fmt(rMed, 1)} ms ` +

@@ -50,11 +50,8 @@ export class TermReader {
     if (!this.readRepeatedAscii(text)) this.readMixed(text);
   }
 
-  /**
-   * {@link readRepeated} for ASCII text; false (nothing appended) for other text, which the caller
-   * reads as it must (a field with any non-ASCII part is split by regex as a whole, as `forEachWord` does).
-   */
-  readRepeatedAscii(text: string): boolean {
+  /** {@link readRepeated} for ASCII text; false (nothing appended) for other text. */
+  private readRepeatedAscii(text: string): boolean {
     const k = this.memo.get(text);
     if (k !== undefined) {
       if (k < 0) return false;

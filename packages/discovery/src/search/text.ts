@@ -93,7 +93,7 @@ export function forEachRun(src: string, onRun: (start: number, end: number, isAs
   for (let i = 0; i <= src.length; i++) {
     const c = i < src.length ? src.charCodeAt(i) : 32;
     if (c > 0x7f) isAscii = false;
-    else if (!((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57))) {
+    else if (asciiKind(c) === 0) {
       if (i > start) {
         if (!isAscii) {
           if (mixedStart >= 0 && start - mixedEnd <= MIXED_GAP) {
@@ -133,15 +133,14 @@ export function scanAsciiWords(
   from = 0,
   to = src.length,
 ): boolean {
-  const n = to;
   let start = -1;
   let prev = 0; // 0 none, 1 lower, 2 upper, 3 digit
   let h = 0; // hash of src[start, i) lower-cased
   let before = 0; // hash of src[start, i - 1): where a capital run gives its last letter away
-  for (let i = from; i <= n; i++) {
-    const c = i < n ? src.charCodeAt(i) : 32;
+  for (let i = from; i <= to; i++) {
+    const c = i < to ? src.charCodeAt(i) : 32;
     if (c > 0x7f) return false;
-    const kind = c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 3 : 0;
+    const kind = asciiKind(c);
     if (kind === 0) {
       if (start >= 0) onWord(start, i, h);
       start = -1;
@@ -173,6 +172,11 @@ export function scanAsciiWords(
     prev = kind;
   }
   return true;
+}
+
+/** Kind of an ASCII character code: 1 lower-case letter, 2 upper-case letter, 3 digit, 0 separator. */
+function asciiKind(c: number): number {
+  return c >= 97 && c <= 122 ? 1 : c >= 65 && c <= 90 ? 2 : c >= 48 && c <= 57 ? 3 : 0;
 }
 
 // FNV-1a (32-bit) over the lower-cased character codes of a piece.

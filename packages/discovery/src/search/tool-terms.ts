@@ -65,20 +65,16 @@ export interface ToolText extends RegexDocument {
 }
 
 /**
- * The parameters field: names, then descriptions (the order of `params`, whose line breaks only
- * separate words). Parts are read one by one while they are ASCII; a field with any other part is
- * read as the joined text, since forEachWord splits such text by regex as a whole.
+ * The parameters field: names, then descriptions, each part read alone (the split of `params`, whose
+ * line breaks only separate words; a part that recurs across tools is read once).
  */
 function readParams(e: ToolText, reader: TermReader): void {
-  const start = reader.count;
-  if (e.paramText !== undefined && readParts(e.paramText.names, reader) && readParts(e.paramText.descriptions, reader)) return;
-  reader.count = start;
-  reader.read(e.params);
-}
-
-function readParts(parts: readonly string[], reader: TermReader): boolean {
-  for (const part of parts) if (!reader.readRepeatedAscii(part)) return false;
-  return true;
+  if (e.paramText === undefined) {
+    reader.read(e.params);
+    return;
+  }
+  for (const part of e.paramText.names) reader.readRepeated(part);
+  for (const part of e.paramText.descriptions) reader.readRepeated(part);
 }
 
 /**
