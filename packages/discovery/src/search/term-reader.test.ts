@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TermReader } from './term-reader.js';
 import { pieceHash, scanAsciiWords, splitWords } from './text.js';
-import { Vocabulary } from './tool-terms.js';
+import { tokenizeTools, Vocabulary } from './tool-terms.js';
 
 /** Seeded random strings over `alphabet` (by code point), 1–`maxLength` characters each. */
 function randomTexts(alphabet: string, count: number, maxLength: number): string[] {
@@ -81,5 +81,21 @@ describe('scanAsciiWords', () => {
         expect(hash, JSON.stringify(text)).toBe(pieceHash(text.slice(start, end).toLowerCase()));
       });
     }
+  });
+});
+
+describe('tokenizeTools', () => {
+  it('reads parameter parts one by one exactly as their joined text', () => {
+    const paramText = {
+      names: ['city_name', 'größe', 'unitSystem'],
+      descriptions: ['Ville (é) où chercher', 'The page number', 'km’s or mi'],
+    };
+    const params = [...paramText.names, ...paramText.descriptions].join('\n');
+    const doc = { name: 'get_weather', server: 'météo', description: 'Weather — forecast', params };
+    const [parts] = tokenizeTools([{ ...doc, paramText }], new Vocabulary(), false);
+    const [joined] = tokenizeTools([doc], new Vocabulary(), false);
+    expect(Array.from(parts?.tokens ?? [])).toEqual(Array.from(joined?.tokens ?? []));
+    expect(Array.from(parts?.fieldEnd ?? [])).toEqual(Array.from(joined?.fieldEnd ?? []));
+    expect(parts?.tokens.length).toBeGreaterThan(10);
   });
 });
