@@ -12,12 +12,16 @@
 // Fusion rows: always a deterministic local "hashed bag of words" embedding (a smoke test that the fusion
 // path works end to end; it is NOT semantic and says so). A real model is used only when asked:
 //   AIBUDDY_BENCH_EMBEDDING=openai:text-embedding-3-small OPENAI_API_KEY=... [OPENAI_BASE_URL=...]
+//   AIBUDDY_BENCH_EMBEDDING=module:/abs/path/model.mjs   (its `embeddingModel()` export returns an AI SDK
+//     embedding model: any local model, e.g. one bundled in an npm package, without adding it to the repo)
+//   AIBUDDY_BENCH_CACHE=DIR keeps the tool vectors between runs (the engine's own cache, by description hash).
 // Without it the bench reports lexical results only for real semantics, and prints that it did.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import {
   aggregate,
@@ -96,8 +100,8 @@ function runBaseline(dir) {
   };
 }
 
-/** Warm build time (median of 5, wall and CPU) and the first query on each fresh index. */
-function warmBuild(engine, catalog, queries) {
+/** Warm build time (median of 5, wall and CPU) and the first typo query on each fresh index (it builds the typo table). */
+function warmBuild(engine, catalog) {
   const builds = [];
   const cpuBuilds = [];
   const first = [];
@@ -185,7 +189,16 @@ async function realModel() {
   const spec = process.env.AIBUDDY_BENCH_EMBEDDING;
   if (!spec) return undefined;
   const [provider, modelId] = spec.split(/:(.*)/s);
-  if (provider !== 'openai' || !modelId) throw new Error(`AIBUDDY_BENCH_EMBEDDING=${spec}: only openai:MODEL is supported`);
+  if (provider === 'module' && modelId) {
+    const mod = await import(pathToFileURL(resolve(modelId)).href).catch((e) => {
+      throw new Error(`AIBUDDY_BENCH_EMBEDDING=${spec}: cannot load ${resolve(modelId)} (${e.message})`);
+    });
+    if (typeof mod.embeddingModel !== 'function') throw new Error(`${modelId} has no embeddingModel() export`);
+    return mod.embeddingModel();
+  }
+  if (provider !== 'openai' || !modelId) {
+    throw new Error(`AIBUDDY_BENCH_EMBEDDING=${spec}: use openai:MODEL or module:/path/to/model.mjs`);
+  }
   const require = createRequire(join(repoRoot, 'packages/discovery/package.json'));
   const { createOpenAI } = await import(require.resolve('@ai-sdk/openai'));
   return createOpenAI({ baseURL: process.env.OPENAI_BASE_URL, apiKey: process.env.OPENAI_API_KEY }).embedding(modelId);
@@ -258,8 +271,9 @@ async function main() {
   );
   const fusion = !has('--no-fusion');
   const real = fusion ? await realModel() : undefined;
-  const cacheDir = mkdtempSync(join(tmpdir(), 'aibuddy-tool-search-embeddings-'));
-  process.on('exit', () => rmSync(cacheDir, { recursive: true, force: true }));
+  const keptCache = process.env.AIBUDDY_BENCH_CACHE;
+  const cacheDir = keptCache ? resolve(keptCache) : mkdtempSync(join(tmpdir(), 'aibuddy-tool-search-embeddings-'));
+  if (!keptCache) process.on('exit', () => rmSync(cacheDir, { recursive: true, force: true }));
   const summary = [];
   for (const set of sets) {
     const mine = runEngine(engine, set.catalog, set.queries);
@@ -330,7 +344,7 @@ async function main() {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-    const warm = warmBuild(engine, catalog, queries);
+    const warm = warmBuild(engine, catalog);
     report.scale = {
       tools: catalog.length,
       queries: queries.length,
@@ -343,9 +357,9 @@ async function main() {
     if (reference) {
       // Alternate engine and reference so both see the same machine load.
       ref = runEngine(reference, catalog, queries);
-      refWarm = warmBuild(reference, catalog, queries);
-      const again = warmBuild(engine, catalog, queries);
-      const refAgain = warmBuild(reference, catalog, queries);
+      refWarm = warmBuild(reference, catalog);
+      const again = warmBuild(engine, catalog);
+      const refAgain = warmBuild(reference, catalog);
       report.scale.reference = { ...ref, groups: undefined, warm: refWarm, warmAgain: refAgain };
       report.scale.warmAgain = again;
       // 20 single builds each, alternating: the minimum is the least disturbed by other processes.
@@ -401,7 +415,7 @@ async function main() {
       ? `\n* hashed BoW = a deterministic local embedding of word hashes: it checks that fusion works end to end, it is NOT semantic.\n` +
           (real
             ? ''
-            : '  No real embedding model was used (set AIBUDDY_BENCH_EMBEDDING=openai:MODEL and OPENAI_API_KEY): semantic rows are not reported.\n')
+            : '  No real embedding model was used (set AIBUDDY_BENCH_EMBEDDING=openai:MODEL with OPENAI_API_KEY, or module:PATH): semantic rows are not reported.\n')
       : '',
   );
   console.log(
