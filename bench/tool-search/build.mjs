@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Index build of the tool_search engine at 10,000 tools, alone: N warm builds after one cold one, wall
 // and CPU per build; with --reference, the engine of another commit alternates with this one build by
-// build, so both see the same machine load. Two catalogues: the scale corpus of run.mjs (real tools,
+// build, so both see the same machine load. Three catalogues: the scale corpus of run.mjs (real tools,
 // nearly all ASCII), and the same tool count written in other scripts (Cyrillic, Hangul, accented
-// Latin; generated, seeded), whose text takes the fold-and-regex path; and four tools with a
+// Latin; generated, seeded), whose text takes the fold-and-regex path; four tools with a
 // description of a million characters each, mixing scripts in the ways that once cost one regex call
 // per word.
 //

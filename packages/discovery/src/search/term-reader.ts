@@ -1,4 +1,4 @@
-import { forEachFoldedWord, forEachRun, scanAsciiWords } from './text.js';
+import { forEachMixedWord, scanAsciiWords } from './text.js';
 import type { Vocabulary } from './tool-terms.js';
 
 // Run-together name words shorter than this are left alone: short words split into short pieces by chance.
@@ -13,7 +13,7 @@ const NOT_ASCII = -1;
  * pieces are those of `forEachWord`; for ASCII text (nearly all tool metadata) a piece is looked up by
  * its characters in an open-addressing table of the words seen so far, so no string is made per token:
  * a string (and the vocabulary's Map) is touched once per distinct word. Other text is read span by
- * span (`forEachRun`): its ASCII spans so, the others folded and split by regex.
+ * span (`forEachMixedWord`): its ASCII spans so, the others folded and split by regex.
  */
 export class TermReader {
   /** Term ids read since the last `count = 0`. */
@@ -112,14 +112,9 @@ export class TermReader {
   /** Text with a non-ASCII character, split as `forEachWord` splits it: ASCII spans looked up by their characters. */
   private readMixed(src: string): void {
     this.src = src;
-    forEachRun(src, this.onRun);
+    forEachMixedWord(src, this.onPiece, this.addWord);
     this.src = '';
   }
-
-  private readonly onRun = (start: number, end: number, isAscii: boolean): void => {
-    if (isAscii) scanAsciiWords(this.src, this.onPiece, start, end);
-    else forEachFoldedWord(this.src.slice(start, end), this.addWord);
-  };
 
   /** Appends the id of src[start, end) lower-cased (ASCII letters and digits only), whose hash is `h`. */
   private piece(src: string, start: number, end: number, h: number): void {

@@ -52,15 +52,28 @@ export function forEachWord(text: string, fn: (word: string) => void): void {
   const ascii = (start: number, end: number): void => fn(src.slice(start, end).toLowerCase());
   // ASCII (nearly all tool metadata): one pass over char codes, no regex match objects.
   if (!NON_ASCII.test(src)) scanAsciiWords(src, ascii);
-  else
-    forEachRun(src, (start, end, isAscii) => {
-      if (isAscii) scanAsciiWords(src, ascii, start, end);
-      else forEachFoldedWord(src.slice(start, end), fn);
-    });
+  else forEachMixedWord(src, ascii, fn);
+}
+
+/**
+ * The pieces of text with a non-ASCII character, span by span ({@link forEachRun}): an all-ASCII span's
+ * pieces as bounds into `src` with their hash (as {@link scanAsciiWords} reports them), the other
+ * spans' pieces folded and split by regex, as words. Both the query split and the index's term reader
+ * read such text by it.
+ */
+export function forEachMixedWord(
+  src: string,
+  onAsciiPiece: (start: number, end: number, hash: number) => void,
+  onWord: (word: string) => void,
+): void {
+  forEachRun(src, (start, end, isAscii) => {
+    if (isAscii) scanAsciiWords(src, onAsciiPiece, start, end);
+    else forEachFoldedWord(src.slice(start, end), onWord);
+  });
 }
 
 /** The pieces of text with non-ASCII characters: folded, split into tokens and pieces by regex. */
-export function forEachFoldedWord(text: string, fn: (word: string) => void): void {
+function forEachFoldedWord(text: string, fn: (word: string) => void): void {
   forEachMatch(TOKEN, foldDiacritics(text), (token) => forEachPiece(token, fn));
 }
 
@@ -78,7 +91,7 @@ const MIXED_GAP = 64;
  * only the spans with a non-ASCII character take the fold-and-regex path, which costs ~100× per word
  * (a stray "’" or "é" in a long text is common), and text in another script is still one regex pass.
  */
-export function forEachRun(src: string, onRun: (start: number, end: number, isAscii: boolean) => void): void {
+function forEachRun(src: string, onRun: (start: number, end: number, isAscii: boolean) => void): void {
   let start = 0;
   let isAscii = true;
   let mixedStart = -1; // the pending span with a non-ASCII character, [mixedStart, mixedEnd); -1 when none
