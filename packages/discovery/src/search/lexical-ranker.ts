@@ -90,7 +90,7 @@ export function createLexicalRanker(
   t: ToolIndexTuning,
   ix: Bm25fIndex = buildBm25f(entries, t),
 ): LexicalRanker {
-  const { n, vocab, idf, postStart, postDoc, postImpact, nameStart, nameTerms, nameMass } = ix;
+  const { n, vocab, idf, postStart, postDoc, postImpact, nameMass } = ix;
   const isCatalogueWord = (w: string): boolean => (ix.wordIds.get(w) ?? -1) >= 0;
   const unknown = new UnknownWords(ix.terms, isCatalogueWord);
 
@@ -110,9 +110,10 @@ export function createLexicalRanker(
   const serverBest = new Float64Array(names.serverCount);
   const qWeight = new Float64Array(ix.terms.length);
   const qCount = new Float64Array(ix.terms.length);
-  // Only tools whose name holds a query term get a name-coverage bonus (others add 0): marked, not all read.
+  // Only tools whose name holds a query term get a name-coverage bonus (others add 0): their matched
+  // name mass is summed from the query terms' name lists, so no tool's name is read term by term.
   const namedBy = invertNameTerms(ix);
-  const named = new Uint8Array(n);
+  const nameMatched = new Float64Array(n);
 
   /** Query words → distinct term ids with weights (a repeated word counts once, at its highest weight). */
   function queryTerms(words: readonly QueryWord[], identifiers: readonly string[]): { ids: number[]; weights: number[] } {
@@ -231,11 +232,19 @@ export function createLexicalRanker(
     return postings * SPARSE_SHARE < n ? accumulate(q, acc, 0, seen) : accumulateDense(q);
   }
 
-  /** Sets `named` to `mark` for the tools whose name holds one of `ids` (1 before scoring, 0 after). */
-  function markNamed(ids: readonly number[], mark: number): void {
+  /**
+   * Adds min(1, query weight) × idf of each query term to `nameMatched` of the tools whose name holds it
+   * (a tool's name terms are distinct, so each pair counts once). Every such tool holds the term, so it
+   * is among the touched tools, whose scoring loop reads and resets its sum.
+   */
+  function sumNameMatches(ids: readonly number[]): void {
     for (const id of ids) {
-      for (let i = namedBy.start[id] as number; i < (namedBy.start[id + 1] as number); i++)
-        named[namedBy.docs[i] as number] = mark;
+      const w = Math.min(1, qWeight[id] as number) * (idf[id] as number);
+      const end = namedBy.start[id + 1] as number;
+      for (let i = namedBy.start[id] as number; i < end; i++) {
+        const d = namedBy.docs[i] as number;
+        nameMatched[d] = (nameMatched[d] as number) + w;
+      }
     }
   }
 
@@ -269,40 +278,36 @@ export function createLexicalRanker(
         }
         full.ids.forEach((id, k) => (qWeight[id] = fullWeights[k] as number));
       }
-      if (t.nameCoverage > 0) markNamed(full.ids, 1);
+      if (t.nameCoverage > 0) sumNameMatches(full.ids);
       for (let c = 0; c < count; c++) {
         const d = docs[c] as number;
         let score = acc[d] as number;
-        const mass = nameMass[d] as number;
-        if (named[d] === 1 && mass > 0) {
-          let matched = 0;
-          for (let j = nameStart[d] as number; j < (nameStart[d + 1] as number); j++) {
-            const term = nameTerms[j] as number;
-            matched += Math.min(1, qWeight[term] as number) * (idf[term] as number);
-          }
-          score += (t.nameCoverage * top * matched) / mass;
+        const matched = nameMatched[d] as number;
+        if (matched > 0) {
+          score += (t.nameCoverage * top * matched) / (nameMass[d] as number);
+          nameMatched[d] = 0;
         }
         if (t.clauseMix > 0 && clauseWords.length > 1)
           score = (1 - t.clauseMix) * score + t.clauseMix * top * (clauseBest[d] as number);
         acc[d] = score;
+        // Each server's best tool score, for the sibling share below.
+        const sid = serverOf[d] as number;
+        if (sid >= 0 && score > (serverBest[sid] as number)) serverBest[sid] = score;
       }
-      if (t.nameCoverage > 0) markNamed(full.ids, 0);
       if (t.siblingShare > 0 && serverBest.length > 0) {
-        for (let c = 0; c < count; c++) {
-          const d = docs[c] as number;
-          const sid = serverOf[d] as number;
-          if (sid >= 0 && (acc[d] as number) > (serverBest[sid] as number)) serverBest[sid] = acc[d] as number;
-        }
         for (let c = 0; c < count; c++) {
           const d = docs[c] as number;
           const sid = serverOf[d] as number;
           if (sid >= 0) acc[d] = (acc[d] as number) + t.siblingShare * (serverBest[sid] as number);
         }
+      }
+      // Fewer servers than touched tools: a memset; else only the touched tools' servers.
+      if (serverBest.length <= count) serverBest.fill(0);
+      else
         for (let c = 0; c < count; c++) {
           const sid = serverOf[docs[c] as number] as number;
           if (sid >= 0) serverBest[sid] = 0;
         }
-      }
     }
     clear(full.ids);
     count = mentions(words, identifiers, top > 0 ? top : 1, count);

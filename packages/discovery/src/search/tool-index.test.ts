@@ -106,6 +106,39 @@ describe('createToolIndex: ranking', () => {
     expect(index.search('list issues and channels', { limit: 10 })).toEqual(hits);
   });
 
+  it('carries nothing from one query to the next (each answer is that of a fresh index)', () => {
+    // Many servers and tools, so that queries take the sparse and the dense path, touch more or fewer
+    // tools than there are servers, and name the same tools' name terms one after another.
+    const verbs = ['create', 'list', 'delete', 'update', 'search', 'export'];
+    const things = ['issue', 'invoice', 'contact', 'ticket', 'file', 'order', 'report'];
+    const big: ToolIndexEntry[] = [];
+    for (let s = 0; s < 40; s++)
+      for (let k = 0; k < 25; k++) {
+        const verb = verbs[(s + k) % verbs.length]!;
+        const thing = things[(s * 3 + k) % things.length]!;
+        big.push({
+          server: `svc${s}`,
+          name: `svc${s}__${verb}_${thing}_${k}`,
+          description: `${verb} a ${thing} in service ${s}.${k % 4 === 0 ? ' Also exports a report.' : ''}`,
+        });
+      }
+    const queries = [
+      'create an invoice',
+      'list tickets and delete the old contact',
+      'svc7 export report',
+      'search files. Then update the order in service 12',
+      'create issue',
+      'create issue',
+      'report',
+      'delete_contact_3',
+    ];
+    const shared = createToolIndex(big);
+    const sequential = queries.map((q) => shared.search(q, { limit: 10 }));
+    const fresh = queries.map((q) => createToolIndex(big).search(q, { limit: 10 }));
+    expect(sequential).toEqual(fresh);
+    expect(sequential.every((hits) => hits.length === 10)).toBe(true);
+  });
+
   it('finds the tool for each part of a multi-part request', () => {
     const top = names(index.search('Read the config file from disk. Also post a message to the team channel.', { limit: 3 }));
     expect(top).toContain('filesystem__read_file');
