@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Per-step overhead of the tool layer at 100, 1,000 and 10,000 deferred MCP tools.
 //
-//   pnpm build && node bench/scale/run.mjs [--json] [--sizes=100,1000,10000]
+//   pnpm build && node bench/scale/run.mjs [--json] [--sizes=100,1000,10000] [--servers=N]
 //
 // One host run per catalogue size, each in its own process (`node --expose-gc`): the reference host's
 // composition (`composeAgent` from apps/agent) over real stdio MCP servers (`fixture-server.mjs`,
@@ -55,7 +55,9 @@ function parent() {
     // what is compared (a shared machine adds noise to any single step).
     const each = [];
     for (let r = 0; r < runs; r++) {
-      const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', `--size=${size}`], {
+      const childArgs = ['--expose-gc', fileURLToPath(import.meta.url), '--child', `--size=${size}`];
+      if (args.servers) childArgs.push(`--servers=${Number(args.servers)}`);
+      const out = execFileSync(process.execPath, childArgs, {
         cwd: repoRoot,
         encoding: 'utf8',
         maxBuffer: 64 << 20,
@@ -102,7 +104,10 @@ function parent() {
   for (const r of results) {
     console.log(
       [
-        r.size.toLocaleString('en'),
+        // Fewer deferred than served: some servers failed to start (shown, not hidden).
+        r.deferred === r.size
+          ? r.size.toLocaleString('en')
+          : `${r.deferred.toLocaleString('en')} of ${r.size.toLocaleString('en')}`,
         r.servers,
         ms(r.startupMs),
         `${ms(r.medianMs)} / ${ms(r.searchWallMedianMs)} / ${ms(r.callWallMedianMs)}`,
@@ -139,9 +144,13 @@ async function child(size) {
   const aiEntry = req.resolve('ai').replace(/index\.js$/, 'index.mjs');
   const { generateText, stepCountIs } = await import(pathToFileURL(existsSync(aiEntry) ? aiEntry : req.resolve('ai')).href);
 
-  const serverCount = SERVERS_FOR[size] ?? Math.max(1, Math.round(size / 1250));
+  // --servers=N: the same tools spread over N servers (a host with hundreds of them starts N processes).
+  const serverCount = args.servers ? Number(args.servers) : (SERVERS_FOR[size] ?? Math.max(1, Math.round(size / 1250)));
   const perServer = Math.floor(size / serverCount);
-  const services = SERVICES.slice(0, serverCount);
+  const services = Array.from(
+    { length: serverCount },
+    (_, i) => `${SERVICES[i % SERVICES.length]}${i < SERVICES.length ? '' : i}`,
+  );
   const mcpServers = Object.fromEntries(
     services.map((s) => [
       s,

@@ -9,6 +9,9 @@
 //   --exit-early     write to stderr, then exit 2 before the handshake
 //   --bad-schema     one tool has a non-object input schema
 //   --instructions=T the server's usage notes (initialize result)
+//   --stubborn       ignores SIGTERM and the end of stdin (only SIGKILL ends it)
+//   --start-dir=D    a slow start: leaves a marker file in D for --start-ms (default 300) before it
+//                    serves, and writes D/<pid>.overlap: the most markers (its own included) it saw
 // The SDK is imported dynamically so that --hang and --exit-early write to stderr at once.
 
 const args = Object.fromEntries(
@@ -105,6 +108,24 @@ if (args.hang) {
         return { content: [{ type: 'text', text: `${name} ok ${JSON.stringify(input)}` }] };
     }
   });
+  if (args.stubborn) {
+    process.on('SIGTERM', () => process.stderr.write('test-server: ignoring SIGTERM\n'));
+    setInterval(() => {}, 1000);
+  }
+  if (args['start-dir']) await slowStart(String(args['start-dir']), Number(args['start-ms'] ?? 300));
   process.stderr.write('test-server: ready\n');
   await server.connect(new StdioServerTransport());
+}
+
+/** How many servers start at the same time, as this one sees it (markers of those not yet serving). */
+async function slowStart(dir, ms) {
+  const { readdirSync, rmSync, writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const marker = join(dir, `${process.pid}.starting`);
+  writeFileSync(marker, '');
+  let most = 0;
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 10)))
+    most = Math.max(most, readdirSync(dir).filter((f) => f.endsWith('.starting')).length);
+  writeFileSync(join(dir, `${process.pid}.overlap`), String(most));
+  rmSync(marker);
 }

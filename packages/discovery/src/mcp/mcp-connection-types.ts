@@ -4,6 +4,7 @@
  * depend on them alone.
  */
 import type { ToolError } from '@aibuddy/registry';
+import type { StartSlots } from './start-slots.js';
 
 /** The state of one MCP server. */
 export type McpServerStatus = 'starting' | 'ready' | 'reconnecting' | 'failed' | 'closed' | 'disabled';
@@ -39,6 +40,8 @@ export interface McpConnectionSettings {
   shutdownGraceMs: number;
   /** The client identity sent in `initialize`. */
   clientInfo: { name: string; version: string };
+  /** Start slots shared by the stdio servers of one manager (none: every server starts at once). */
+  startSlots?: StartSlots;
   /** Receives server events. */
   onEvent?: (event: McpServerEvent) => void;
   /** Receives each stderr chunk of stdio servers (they are captured for reports either way). */

@@ -115,7 +115,23 @@ export class McpServerConnection {
     return transport;
   }
 
+  /**
+   * One start: a stdio server waits for a start slot first (hundreds started together would each
+   * run into the start-up timeout), and holds it until it has listed its tools. The timeout counts
+   * from the slot, not from the wait.
+   */
   private async connectOnce(): Promise<void> {
+    const slots = this.config.type === 'http' ? undefined : this.settings.startSlots;
+    const release = await slots?.acquire();
+    try {
+      if (this.status === 'closed') throw new McpServerStartError(this.name, 'the connection was closed while starting.', {});
+      await this.handshake();
+    } finally {
+      release?.();
+    }
+  }
+
+  private async handshake(): Promise<void> {
     const generation = ++this.generation;
     this.stderr.clear();
     const timeoutMs = this.timeoutMs();

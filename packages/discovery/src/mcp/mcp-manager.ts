@@ -10,6 +10,7 @@ import type { McpExcludedTool } from './mcp-connection.js';
 import type { McpConnectionSettings, McpReconnectOptions, McpServerEvent, McpServerStatus } from './mcp-connection-types.js';
 import { createMcpToolDefinition } from './mcp-tool.js';
 import type { McpCallResult, McpToolInfo } from './mcp-tool.js';
+import { defaultStartConcurrency, StartSlots } from './start-slots.js';
 import { uniqueToolName } from './tool-names.js';
 
 /** Options of `connectMcpServers`. Every time constant is injectable so tests stay fast. */
@@ -24,6 +25,12 @@ export interface ConnectMcpServersOptions {
   shutdownGraceMs?: number;
   /** The client identity sent in `initialize`. */
   clientInfo?: { name: string; version: string };
+  /**
+   * How many stdio servers may be starting at the same time (default: twice the cores, at least 4).
+   * The others wait their turn, and a server's start-up timeout counts from its own start. HTTP
+   * servers do not wait: they start no process here.
+   */
+  maxConcurrentStarts?: number;
   /** Thresholds of the gate (defaults: the design's 10 / 30). */
   gate?: GateOptions;
   /** Receives server events (ready, failed, disconnected, reconnect scheduled, tools changed, warnings). */
@@ -124,7 +131,9 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
           maxDelayMs: options.reconnect?.maxDelayMs ?? 30_000,
           maxAttempts: options.reconnect?.maxAttempts ?? 8,
         };
+  const startSlots = new StartSlots(options.maxConcurrentStarts ?? defaultStartConcurrency());
   const settings: McpConnectionSettings = {
+    startSlots,
     startupTimeoutMs: options.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS,
     callTimeoutMs: options.callTimeoutMs ?? 300_000,
     reconnect,

@@ -47,7 +47,10 @@ function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
+// Not unref'd: the waits of a shutdown (grace periods, polling the group) are bounded, and once the
+// killed server's own handle is gone they may be all that keeps the host's event loop alive; an
+// unref'd wait then never ends, `close()` never resolves and the host exits with code 13.
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 async function groupGone(pgid: number, withinMs: number): Promise<boolean> {
   const deadline = Date.now() + withinMs;
