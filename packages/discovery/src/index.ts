@@ -27,6 +27,7 @@ export { McpServerConnection } from './mcp/mcp-connection.js';
 export type { McpConnectionSettings, McpReconnectOptions, McpServerEvent, McpServerStatus } from './mcp/mcp-connection-types.js';
 export { connectMcpServers, mcpConfigKey } from './mcp/mcp-manager.js';
 export type { ConnectMcpServersOptions, McpManager, McpServerState } from './mcp/mcp-manager.js';
+export { defaultStartConcurrency, StartSlots } from './mcp/start-slots.js';
 
 export { combineCatalogs, staticCatalog } from './catalog.js';
 export type { CatalogTool, DeferredToolCatalog } from './catalog.js';
