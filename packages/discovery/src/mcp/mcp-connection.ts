@@ -124,7 +124,7 @@ export class McpServerConnection {
     const slots = this.config.type === 'http' ? undefined : this.settings.startSlots;
     const release = await slots?.acquire();
     try {
-      if (this.status === 'closed') throw new McpServerStartError(this.name, 'the connection was closed while starting.', {});
+      if (this.status === 'closed') throw this.closedWhileStarting();
       await this.handshake();
     } finally {
       release?.();
@@ -166,7 +166,7 @@ export class McpServerConnection {
     if (generation !== this.generation) {
       // Closed while starting.
       await this.dispose(client, transport, true);
-      throw new McpServerStartError(this.name, 'the connection was closed while starting.', {});
+      throw this.closedWhileStarting();
     }
     client.onclose = () => {
       if (generation === this.generation)
@@ -177,6 +177,10 @@ export class McpServerConnection {
     this.tools = tools;
     this.instructions = client.getInstructions()?.trim() || undefined;
     this.everReady = true;
+  }
+
+  private closedWhileStarting(): McpServerStartError {
+    return new McpServerStartError(this.name, 'the connection was closed while starting.', {});
   }
 
   private startError(error: unknown, timeoutMs: number): McpServerStartError {

@@ -7,8 +7,8 @@ import { ToolError } from '@aibuddy/registry';
  * Why bounded: starting a stdio server is mostly the child's own CPU (an interpreter, its imports,
  * `npx` resolving a package). Hundreds started together share the cores, so each one's start
  * stretches to minutes and runs into its start-up timeout: on 2 cores, 200 servers started at once
- * left 90 of them failed at 30 s (bench/scale `--servers=200`). Twice the cores keeps the cores busy
- * while some starts wait on I/O; more only makes each start slower.
+ * left 90-98 of them failed at 30 s (two runs of bench/scale `--servers=200`). Twice the cores
+ * keeps the cores busy while some starts wait on I/O; more only makes each start slower.
  */
 export function defaultStartConcurrency(cores: number = availableParallelism()): number {
   return Math.max(4, 2 * cores);
