@@ -40,6 +40,13 @@ export interface ComposeAgentOptions {
   model: ModelInfo;
   /** An `mcpServers` config file path, or the parsed object. */
   mcpConfig?: string | { mcpServers: Record<string, unknown> };
+  /**
+   * How long composition waits for MCP servers to come up (default {@link DEFAULT_MCP_START_WAIT_MS}).
+   * Servers still starting then join the run when they are ready, and `tool_search` names them
+   * meanwhile; a server that fails later is reported through `onWarning`. `Infinity` waits for every
+   * server (the `tools` command does, since it lists them).
+   */
+  mcpStartWaitMs?: number;
   /** A folder of skills. */
   skillsDir?: string;
   /** The task (run) id. */
@@ -114,11 +121,23 @@ export interface ComposedAgent {
     prepareStep?: PrepareStepFunction<ToolSet>;
     experimental_repairToolCall?: ToolCallRepairFunction<ToolSet>;
   };
-  /** The resolved tool set as the model sees it. */
+  /** The resolved tool set as the model sees it (at composition: servers still starting are not in it). */
   report: ToolsReport;
+  /** MCP servers still in their first start (their tools join the run when they are up). */
+  mcpStarting(): string[];
+  /** Resolves when every MCP server's first start has settled (ready or failed); at once without MCP. */
+  whenMcpStarted(): Promise<void>;
   /** Releases everything (MCP connections, sandbox processes, background compaction). */
   close(): Promise<void>;
 }
+
+/**
+ * How long a run waits for its MCP servers before the first step. Servers usually start in well under
+ * a second, so a config of a few servers is complete by then; a host with hundreds of them (about
+ * 0.25 s of CPU each) would otherwise wait a minute before the model is first asked, and one slow
+ * server would hold up every run by up to its start-up timeout (30 s).
+ */
+export const DEFAULT_MCP_START_WAIT_MS = 10_000;
 
 /**
  * Composes the packages into one agent for a run: checks the registry's consistency (refusing to
@@ -180,13 +199,20 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     }
     closers.push(() => sandbox.close?.());
 
-    const mcp: McpManager | undefined = mcpConfig ? await connectMcpServers(mcpConfig) : undefined;
+    const mcp: McpManager | undefined = mcpConfig
+      ? await connectMcpServers(mcpConfig, { waitForServersMs: options.mcpStartWaitMs ?? DEFAULT_MCP_START_WAIT_MS })
+      : undefined;
     if (mcp) closers.push(() => mcp.close());
-    for (const failure of mcp?.failures() ?? []) {
+    const warnFailure = (server: string, error: { message: string }) =>
       warn(
-        `${failure.error.message}\n  Fix: check the "${failure.server}" entry of the MCP config (command, args, env); the run goes on without its tools.`,
+        `${error.message}\n  Fix: check the "${server}" entry of the MCP config (command, args, env); the run goes on without its tools.`,
       );
-    }
+    for (const failure of mcp?.failures() ?? []) warnFailure(failure.server, failure.error);
+    // Servers still starting, or lost for good mid-run, fail later: reported when it happens.
+    const unsubscribe = mcp?.subscribe((event) => {
+      if (event.type === 'server-failed') warnFailure(event.server, event.error);
+    });
+    if (unsubscribe) closers.push(() => void unsubscribe());
 
     // A data folder inside the workspace is protected like .git: the agent must not rewrite its own records.
     const dataRel = dataDirInWorkspace(dataDir, workspace);
@@ -321,6 +347,8 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       system: buildSystemPrompt({ workspace, instructions: resolved.instructions }),
       callSettings,
       report,
+      mcpStarting: () => mcp?.starting() ?? [],
+      whenMcpStarted: () => mcp?.whenStarted() ?? Promise.resolve(),
       close: async () => {
         // Background compactions finish (or are cancelled by the stop) before the data dir is left.
         if (!options.signal?.aborted) await compactor.whenIdle().catch(() => undefined);

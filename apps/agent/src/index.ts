@@ -1,6 +1,6 @@
 // The reference host's library surface: what apps/web, the benchmarks and the README use. Every
 // decision behind it lives in a package; these are the composition and the CLI's pieces.
-export { composeAgent } from './compose.js';
+export { composeAgent, DEFAULT_MCP_START_WAIT_MS } from './compose.js';
 export type { ComposeAgentOptions, ComposedAgent, ToolsReport } from './compose.js';
 export { chooseHostConfirmation } from './confirmation.js';
 export type { HostConfirmation, HostConfirmationOptions } from './confirmation.js';

@@ -10,7 +10,7 @@ import { ArgumentError } from './errors.js';
 import { openEventLog } from './events.js';
 import type { EventLog } from './events.js';
 import { createRenderer } from './renderer.js';
-import { cliMessage, plural } from './terminal-text.js';
+import { cliMessage, escapeControlLine, plural } from './terminal-text.js';
 import { isolationLine } from './tools-command.js';
 
 function heartbeatFromEnv(env: Record<string, string | undefined>): number | undefined {
@@ -108,6 +108,11 @@ export async function runCommand(parsed: Extract<ParsedCommand, { command: 'run'
         out(`tools:     ${agent.report.direct.map((t) => t.name).join(', ')}\n`);
         if (agent.report.deferred.length > 0)
           out(`deferred:  ${plural(agent.report.deferred.length, 'tool')} behind tool_search (${agent.report.deferPath})\n`);
+        const starting = agent.mcpStarting();
+        if (starting.length > 0)
+          out(
+            `starting:  ${plural(starting.length, 'MCP server')} (${escapeControlLine(starting.slice(0, 5).join(', '))}${starting.length > 5 ? ', …' : ''}): their tools join when they are up\n`,
+          );
         out(`data dir:  ${agent.dataDir}\n`);
         out(`sandbox:   ${isolationLine(agent.report)}\n\n`);
       },

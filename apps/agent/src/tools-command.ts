@@ -62,6 +62,8 @@ export async function toolsCommand(parsed: Extract<ParsedCommand, { command: 'to
       workspace: setup.workspace,
       model: setup.model,
       ...(setup.mcpConfig ? { mcpConfig: setup.mcpConfig } : {}),
+      // A listing: every server, however long it takes to start.
+      mcpStartWaitMs: Number.POSITIVE_INFINITY,
       ...(parsed.options.skills ? { skillsDir: resolve(parsed.options.skills) } : {}),
       taskId: setup.taskId,
       dataDir: resolveDataDir(parsed.options.dataDir, setup.workspace, io.env),

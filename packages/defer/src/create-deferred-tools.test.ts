@@ -170,6 +170,21 @@ describe('createDeferredTools — activeTools path', () => {
     expect(deferred.reason).toMatch(/no tool is deferred/);
   });
 
+  it('keeps the search tool when nothing is deferred yet but MCP servers are still starting', () => {
+    const catalog = buildCatalog({ servers: { slack: 3 } });
+    for (const path of ['active-tools', 'native'] as const) {
+      const deferred = createDeferredTools({
+        tools: catalog.tools,
+        decision: { ...catalog.decision, starting: ['jira'] },
+        model: haiku,
+        override: path,
+      });
+      expect(Object.keys(deferred.callSettings.tools)).toContain('tool_search');
+      expect(Object.keys(deferred.callSettings.tools).filter((n) => n.startsWith('slack'))).toHaveLength(3);
+      expect(deferred.callSettings.activeTools).toBeUndefined();
+    }
+  });
+
   it('warns about names in the decision that are missing from the tool set', () => {
     const catalog = buildCatalog({ servers: { github: 12 } });
     const decision = {

@@ -28,7 +28,7 @@ export interface CreateDeferredToolsOptions {
    */
   tools: ToolSet;
   /** The gate's decision (`decideDeferral` from `@aibuddy/discovery`). Tools it does not name count as core. */
-  decision: Pick<DeferralDecision, 'direct' | 'deferred'> & Partial<Pick<DeferralDecision, 'servers'>>;
+  decision: Pick<DeferralDecision, 'direct' | 'deferred'> & Partial<Pick<DeferralDecision, 'servers' | 'starting'>>;
   /** The model in use. */
   model: DeferModelInfo;
   /** `auto` (default), `native` or `active-tools`. */
@@ -298,8 +298,10 @@ function buildDeferredTools(options: CreateDeferredToolsOptions): DeferredTools 
   const none: PrepareStepFunction<ToolSet> = (args) => (hostPrepareStep ? hostPrepareStep(args) : (undefined as never));
 
   if (!hasDeferred) {
-    // Nothing deferred: no search tool; the tools go as they are, on every path.
-    tools = input;
+    // Nothing deferred: the tools go as they are, on every path, with no search tool, unless servers
+    // are still starting: their tools will most likely be deferred, and the search says they are coming.
+    const toolsToCome = (options.decision.starting?.length ?? 0) > 0;
+    tools = toolSearch && toolsToCome ? { ...input, [toolSearchName]: toolSearch } : input;
     activeTools = undefined;
     prepareStep = none;
     offeredToolNames = () => Object.keys(tools);

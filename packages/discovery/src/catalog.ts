@@ -19,6 +19,11 @@ export interface DeferredToolCatalog {
    * object while nothing changed: `tool_search` caches its index by array identity.
    */
   deferredTools(): readonly CatalogTool[];
+  /**
+   * Sources (MCP servers) still starting, whose tools are not listed yet: `tool_search` tells the model
+   * they are coming instead of letting it conclude they do not exist. An `McpManager` reports them.
+   */
+  starting?(): readonly string[];
 }
 
 /** A catalog over a fixed list (deferred tools that do not come from MCP, tests). */
@@ -46,5 +51,6 @@ export function combineCatalogs(...catalogs: readonly DeferredToolCatalog[]): De
       }
       return combined;
     },
+    starting: () => [...new Set(catalogs.flatMap((c) => c.starting?.() ?? []))],
   };
 }

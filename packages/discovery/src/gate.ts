@@ -37,6 +37,11 @@ export interface DeferralDecision {
   direct: string[];
   /** Tool names found only through `tool_search`, with their server and reason. */
   deferred: { name: string; server: string; reason: string }[];
+  /**
+   * Servers still in their first start, not counted yet (an `McpManager` that returned before every
+   * server was up): their tools join the decision when they are ready. Absent when none.
+   */
+  starting?: string[];
 }
 
 /** Thresholds of the gate (the defaults are the design's fixed numbers). */

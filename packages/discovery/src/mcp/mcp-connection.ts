@@ -42,6 +42,9 @@ export class McpServerConnection {
 
   private client: Client | undefined;
   private transport: Transport | undefined;
+  // The client and transport of a start under way, so that close() ends the process at once instead
+  // of when the start finishes or times out (a slow server would outlive its host's close by up to 30 s).
+  private inFlight: { client: Client; transport: Transport } | undefined;
   private generation = 0;
   private attempts = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
@@ -144,6 +147,7 @@ export class McpServerConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (generation === this.generation && this.status === 'ready') void this.refreshTools();
     });
+    this.inFlight = { client, transport };
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new StartTimeout()), timeoutMs);
@@ -162,6 +166,7 @@ export class McpServerConnection {
       throw this.startError(transportFailure(transport) ?? error, timeoutMs);
     } finally {
       clearTimeout(timer);
+      if (this.inFlight?.transport === transport) this.inFlight = undefined;
     }
     if (generation !== this.generation) {
       // Closed while starting.
@@ -335,6 +340,10 @@ export class McpServerConnection {
     const transport = this.transport;
     this.client = undefined;
     this.transport = undefined;
+    const starting = this.inFlight;
+    this.inFlight = undefined;
+    // A start under way has served nothing yet: nothing to finish gracefully, so its group is killed.
+    if (starting) await this.dispose(starting.client, starting.transport, true);
     if (client && transport) await this.dispose(client, transport, false);
   }
 }

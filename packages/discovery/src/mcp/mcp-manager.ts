@@ -31,6 +31,14 @@ export interface ConnectMcpServersOptions {
    * servers do not wait: they start no process here.
    */
   maxConcurrentStarts?: number;
+  /**
+   * How long `connectMcpServers` waits for the servers to come up before it returns (default: until
+   * every server is ready or failed). Servers still starting then go on in the background and join the
+   * catalogue when they are ready (`version` increases, as after `tools/list_changed`); `starting()`
+   * names them and `whenStarted()` waits for them. For hosts with many servers: the first step need
+   * not wait for the slowest one.
+   */
+  waitForServersMs?: number;
   /** Thresholds of the gate (defaults: the design's 10 / 30). */
   gate?: GateOptions;
   /** Receives server events (ready, failed, disconnected, reconnect scheduled, tools changed, warnings). */
@@ -63,6 +71,13 @@ export interface McpManager extends DeferredToolCatalog {
   readonly warnings: readonly string[];
   /** Every configured server with its state, in config order. */
   servers(): McpServerState[];
+  /**
+   * Servers still in their first start (not ready or failed yet), in config order: their tools are not
+   * in the catalogue yet. Empty unless `waitForServersMs` let `connectMcpServers` return early.
+   */
+  starting(): string[];
+  /** Resolves when no server is in its first start any more (each is ready, failed or closed). */
+  whenStarted(): Promise<void>;
   /** Servers that failed (to start, or for good after a crash), each with its error. */
   failures(): { server: string; error: ToolError }[];
   /** Every known MCP tool of servers that are ready or reconnecting. */
@@ -95,6 +110,9 @@ export interface McpManager extends DeferredToolCatalog {
   /** Stops every server and reconnection. */
   close(): Promise<void>;
 }
+
+/** The longest delay setTimeout takes (2^31 − 1 ms). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Server instructions longer than this are cut in the run instructions. */
 const MAX_SERVER_INSTRUCTIONS = 2_000;
@@ -142,10 +160,19 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
     onEvent: emit,
     ...(options.onStderr ? { onStderr: options.onStderr } : {}),
   };
+  const waitMs = options.waitForServersMs ?? Number.POSITIVE_INFINITY;
+  if (!(waitMs >= 0)) {
+    throw new ToolErrorClass(`waitForServersMs must be a number of milliseconds ≥ 0 (or Infinity), not ${waitMs}.`, {
+      stage: 'discovery',
+      hint: 'Pass how long connectMcpServers may wait for servers to come up, or leave it out to wait for all.',
+    });
+  }
   const connections = Object.entries(config.servers).map(([name, entry]) => new McpServerConnection(name, entry, settings));
-  await Promise.all(connections.map((c) => c.start()));
+  const started = Promise.all(connections.map((c) => c.start())).then(() => undefined);
+  await settledWithin(started, waitMs);
 
   const byServer = new Map(connections.map((c) => [c.name, c]));
+  const startingNames = () => connections.filter((c) => c.status === 'starting').map((c) => c.name);
   const counted = () => connections.filter((c) => c.everReady && (c.status === 'ready' || c.status === 'reconnecting'));
 
   let cacheVersion = -1;
@@ -184,6 +211,8 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
       })),
       options.gate,
     );
+    const starting = startingNames();
+    if (starting.length > 0) decision.starting = starting;
     const available = (name: string) => byServer.get(byName.get(name)?.server ?? '')?.status === 'ready';
     const deferred = decision.deferred
       .filter((d) => available(d.name))
@@ -220,6 +249,16 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
     const info = current().byName.get(name);
     const connection = info ? byServer.get(info.server) : undefined;
     if (!info || !connection) {
+      // Its server has not listed its tools yet: say so rather than "unknown" (the name may be right).
+      const pending = connections.find((c) => c.status === 'starting' && name.startsWith(`${c.name}__`));
+      if (pending) {
+        throw new ToolErrorClass(`the MCP server "${pending.name}" is still starting; its tools are not known yet.`, {
+          stage: 'discovery',
+          toolName: name,
+          retryable: true,
+          hint: 'Try again in a moment, or use tool_search once the server is up.',
+        });
+      }
       throw new ToolErrorClass(`no MCP tool named "${name}" is known.`, {
         stage: 'discovery',
         toolName: name,
@@ -244,6 +283,8 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
         ...(c.error ? { error: c.error } : {}),
         ...(c.pid ? { pid: c.pid } : {}),
       })),
+    starting: startingNames,
+    whenStarted: () => started,
     failures: () => connections.filter((c) => c.status === 'failed' && c.error).map((c) => ({ server: c.name, error: c.error! })),
     tools: () => current().tools,
     excludedTools: () => connections.flatMap((c) => c.excludedTools.map((t) => ({ ...t, server: c.name }))),
@@ -308,4 +349,13 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
   }
 
   return manager;
+}
+
+/** Resolves when `promise` settles or after `ms`, whichever is first (no timer left behind). */
+async function settledWithin(promise: Promise<void>, ms: number): Promise<void> {
+  // Past setTimeout's range (about 24.8 days) Node would fire at once: that is "wait for all".
+  if (ms > MAX_TIMER_MS) return promise;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }

@@ -69,4 +69,36 @@ describe('ToolIndex.replaceServer', () => {
       expect(index.search('weather forecast revision')).toEqual(createToolIndex(current).search('weather forecast revision'));
     }
   });
+
+  it('replaceServers: several servers in one call rank like a full build and like one-by-one replacement', () => {
+    const before = createToolIndex([...github, ...slack]);
+    const slackNext = [tool('slack', 'archive_channel', 'Archive a channel nobody uses any more.', ['channel'])];
+    const batch = before.replaceServers(
+      new Map([
+        ['weather', weather],
+        ['slack', slackNext],
+      ]),
+    );
+    const oneByOne = before.replaceServer('weather', weather).replaceServer('slack', slackNext);
+    const full = createToolIndex([...github, ...weather, ...slackNext]);
+    for (const q of ['archive the old channel', 'post a message', 'weather in Paris', 'repository issue', 'forecast']) {
+      expect(batch.search(q, { limit: 5 })).toEqual(full.search(q, { limit: 5 }));
+      expect(batch.search(q, { limit: 5 })).toEqual(oneByOne.search(q, { limit: 5 }));
+    }
+    expect(batch.size).toBe(4);
+    expect(before.size).toBe(4);
+  });
+
+  it('replaceServers: a name may move from one changed server to another in the same call', () => {
+    const index = createToolIndex([...github, ...slack]);
+    const moved = { ...slack[0]!, server: 'chat' };
+    const next = index.replaceServers(
+      new Map([
+        ['slack', [slack[1]!]],
+        ['chat', [moved]],
+      ]),
+    );
+    expect(next.search('post a message')[0]?.name).toBe('slack__post_message');
+    expect(() => index.replaceServers([['x', []]] as never)).toThrow(/Map/);
+  });
 });

@@ -140,20 +140,32 @@ function makeIndex(state: IndexState): ToolIndex {
   }
 
   function replaceServer(server: string, serverEntries: readonly ToolIndexEntry[]): ToolIndex {
-    if (typeof server !== 'string' || server.length === 0)
-      throw new TypeError('replaceServer: server must be a non-empty string (the server whose tools change).');
-    const where = `replaceServer("${server}")`;
-    if (!Array.isArray(serverEntries)) throw new TypeError(`${where}: entries must be an array of tools.`);
-    serverEntries.forEach((e, i) => {
-      if (e && e.server !== undefined && e.server !== server)
-        throw new TypeError(`${where}: entry ${i} ("${e.name}") belongs to server "${e.server}"; pass only this server's tools.`);
-    });
+    return replaceServers(new Map([[server, serverEntries]]));
+  }
+
+  function replaceServers(changes: ReadonlyMap<string, readonly ToolIndexEntry[]>): ToolIndex {
+    if (!(changes instanceof Map)) throw new TypeError('replaceServers: changes must be a Map of server name → its tools.');
+    const added: ToolIndexEntry[] = [];
+    for (const [server, serverEntries] of changes) {
+      if (typeof server !== 'string' || server.length === 0)
+        throw new TypeError('replaceServer: server must be a non-empty string (the server whose tools change).');
+      const where = `replaceServer("${server}")`;
+      if (!Array.isArray(serverEntries)) throw new TypeError(`${where}: entries must be an array of tools.`);
+      serverEntries.forEach((e, i) => {
+        if (e && e.server !== undefined && e.server !== server)
+          throw new TypeError(
+            `${where}: entry ${i} ("${e.name}") belongs to server "${e.server}"; pass only this server's tools.`,
+          );
+      });
+      for (const e of serverEntries) added.push({ ...e, server });
+    }
+    // Every changed server's old tools go first, so a name may move between changed servers.
     const keep: number[] = [];
     docs.forEach((d, i) => {
-      if (d.server !== server) keep.push(i);
+      if (!changes.has(d.server)) keep.push(i);
     });
     const seen = new Set(keep.map((i) => (docs[i] as RegexDocument).name));
-    const added = serverEntries.map((e) => ({ ...e, server }));
+    const where = changes.size === 1 ? `replaceServer("${[...changes.keys()][0]}")` : 'replaceServers';
     const addedDocs = toDocuments(added, seen, where);
     const entries = [...keep.map((i) => state.entries[i] as ToolIndexEntry), ...added];
     const nextDocs = [...keep.map((i) => docs[i] as ToolText), ...addedDocs];
@@ -178,6 +190,7 @@ function makeIndex(state: IndexState): ToolIndex {
     search,
     searchAsync,
     replaceServer,
+    replaceServers,
     ready: () => (semantic ? semantic.ready() : Promise.resolve(false)),
     get size() {
       return docs.length;

@@ -96,6 +96,14 @@ export interface ToolIndex {
    * @throws TypeError when an entry has no name, belongs to another server, or its name is taken.
    */
   replaceServer(server: string, entries: readonly ToolIndexEntry[]): ToolIndex;
+  /**
+   * {@link ToolIndex.replaceServer} for several servers at once, in one pass over the catalogue (servers
+   * that came up together, a burst of `tools/list_changed`): the same result as replacing them one by
+   * one in the map's order, at the cost of one. A name may move between the servers of one call.
+   *
+   * @throws TypeError as `replaceServer` does, for any of the servers.
+   */
+  replaceServers(changes: ReadonlyMap<string, readonly ToolIndexEntry[]>): ToolIndex;
   /** Number of tools in the index. */
   readonly size: number;
 }

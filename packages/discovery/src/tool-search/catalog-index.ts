@@ -1,6 +1,6 @@
 import type { CatalogTool } from '../catalog.js';
 import { createToolIndex } from '../search/index.js';
-import type { ToolIndex, ToolIndexOptions } from '../search/index.js';
+import type { ToolIndex, ToolIndexEntry, ToolIndexOptions } from '../search/index.js';
 
 /** The search index of one catalogue version, with its name lookup. */
 export interface CatalogIndex {
@@ -9,9 +9,6 @@ export interface CatalogIndex {
   index: ToolIndex;
   byName: Map<string, CatalogTool>;
 }
-
-// More changed servers than this at once (a reconnect of everything): one full build is simpler.
-const MAX_SERVERS_TO_REPLACE = 8;
 
 const sameTool = (a: CatalogTool | undefined, b: CatalogTool): boolean =>
   a !== undefined && a.name === b.name && a.description === b.description && a.inputSchema === b.inputSchema;
@@ -27,8 +24,8 @@ function byServer(tools: readonly CatalogTool[]): Map<string | undefined, Catalo
 }
 
 /**
- * The index for catalogue version `tools`: derived from `previous` when only a few servers' tool lists
- * changed (`tools/list_changed`: only those servers' tools are read again), else built from scratch.
+ * The index for catalogue version `tools`: derived from `previous` (only the changed servers' tools are
+ * read again: `tools/list_changed`, servers that came up or went away), else built from scratch.
  */
 export function catalogIndex(
   tools: readonly CatalogTool[],
@@ -53,19 +50,22 @@ export function catalogIndex(
     if (!old || old.length !== list.length || list.some((t, i) => !sameTool(old[i], t))) changed.add(server);
   }
   for (const server of before.keys()) if (!after.has(server)) changed.add(server);
-  // Tools without a server cannot be replaced as a group; many changed servers: rebuild.
-  if (changed.has(undefined) || changed.size > MAX_SERVERS_TO_REPLACE) return build();
-  let index = previous.index;
+  // Tools without a server cannot be replaced as a group. However many servers changed (servers that
+  // came up together), one derivation: the index itself builds afresh once most tools were replaced.
+  if (changed.has(undefined)) return build();
+  if (changed.size === 0) return { tools, byName, index: previous.index };
+  const changes = new Map<string, ToolIndexEntry[]>();
+  for (const server of changed as Set<string>) {
+    changes.set(
+      server,
+      (after.get(server) ?? []).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, server })),
+    );
+  }
+  let index: ToolIndex;
   try {
-    for (const server of changed as Set<string>) {
-      const list = after.get(server) ?? [];
-      index = index.replaceServer(
-        server,
-        list.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema, server })),
-      );
-    }
+    index = previous.index.replaceServers(changes);
   } catch {
-    // A name moved from one changed server to another (replaced in the wrong order): build afresh.
+    // A tool without a usable name or a name taken twice: the full build reports it as it always does.
     return build();
   }
   return { tools, byName, index };

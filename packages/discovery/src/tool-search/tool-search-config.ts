@@ -83,8 +83,19 @@ export interface ToolSearchResult {
   tools: ToolSearchResultTool[];
   /** How many deferred tools were searched. */
   searched: number;
+  /** MCP servers still starting, whose tools could not be searched yet (absent when none). */
+  starting?: string[];
   /** What to do next, for the model. */
   note: string;
+}
+
+// Starting servers named in a note; a host with hundreds of them gets a count for the rest.
+const MAX_NAMED_STARTING = 10;
+
+/** "a, b, c" or "a, …, j and 15 more". */
+function listStarting(names: readonly string[]): string {
+  const named = names.slice(0, MAX_NAMED_STARTING).join(', ');
+  return names.length > MAX_NAMED_STARTING ? `${named} and ${names.length - MAX_NAMED_STARTING} more` : named;
 }
 
 const inputSchema = z.object({
@@ -130,7 +141,7 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
   // engine's query time only. After list_changed the index is derived from the last one, so only the
   // changed server's tools are read again (see catalogIndex).
   let last: CatalogIndex | undefined;
-  let instructionsFor: { tools: readonly CatalogTool[]; text: string } | undefined;
+  let instructionsFor: { tools: readonly CatalogTool[]; starting: number; text: string } | undefined;
   const defaultLimit = Math.min(Math.max(1, options.defaultLimit ?? DEFAULT_TOOL_SEARCH_LIMIT), MAX_TOOL_SEARCH_LIMIT);
   const indexOptions: ToolIndexOptions = {
     embeddingModel: options.embeddingModel,
@@ -150,8 +161,10 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
       preconditions: [
         {
           name: 'deferred-tools',
+          // Servers still starting will most likely bring deferred tools; the tool must be there for them
+          // (a tool set cannot gain tool_search later without a new presentation).
           check: () =>
-            options.catalog.deferredTools().length > 0
+            options.catalog.deferredTools().length > 0 || (options.catalog.starting?.().length ?? 0) > 0
               ? true
               : 'no deferred tools in this run: every tool is already in the tool set',
         },
@@ -199,15 +212,21 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
               if (tool) found.push({ ...tool, score: Math.round(hit.score * 1000) / 1000 });
             }
             activeSet?.markDiscovered(found.map((t) => t.name));
+            const starting = [...(options.catalog.starting?.() ?? [])];
+            const note =
+              found.length > 0
+                ? 'These tools are loaded: call them by name from your next step.'
+                : `No deferred tool matched. Try other words, a tool or server name, or a broader ${mode === 'regex' ? 'pattern' : 'query'}.`;
             return {
               query,
               mode,
               tools: found,
               searched: tools.length,
+              ...(starting.length > 0 ? { starting } : {}),
               note:
-                found.length > 0
-                  ? 'These tools are loaded: call them by name from your next step.'
-                  : `No deferred tool matched. Try other words, a tool or server name, or a broader ${mode === 'regex' ? 'pattern' : 'query'}.`,
+                starting.length > 0
+                  ? `${note} MCP servers still starting: ${listStarting(starting)}; their tools are not searchable yet, so search again in a moment if nothing here fits.`
+                  : note,
             };
           },
         }),
@@ -217,14 +236,19 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
       // Once per catalogue version: a tool set may be resolved again at any step, and a pass over
       // 10,000 tools there would make per-step work grow with the catalogue.
       const tools = options.catalog.deferredTools();
-      if (instructionsFor?.tools !== tools) {
+      const starting = options.catalog.starting?.() ?? [];
+      if (instructionsFor?.tools !== tools || instructionsFor.starting !== starting.length) {
         const servers = new Map<string, number>();
         for (const t of tools) servers.set(t.server ?? 'other', (servers.get(t.server ?? 'other') ?? 0) + 1);
         const list = [...servers].map(([s, n]) => `${s} (${n})`).join(', ');
         instructionsFor = {
           tools,
+          starting: starting.length,
           text:
-            `${tools.length} more tools are deferred: their schemas are not loaded (${list}). ` +
+            `${tools.length} more tools are deferred: their schemas are not loaded${list ? ` (${list})` : ''}. ` +
+            (starting.length > 0
+              ? `MCP servers still starting: ${listStarting(starting)}; their tools join the search as they come up. `
+              : '') +
             'When you need a capability you do not see among your tools, call tool_search first; the tools it returns can be called from the next step.',
         };
       }
