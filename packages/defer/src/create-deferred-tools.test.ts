@@ -185,6 +185,28 @@ describe('createDeferredTools — activeTools path', () => {
     }
   });
 
+  it('tools offered directly stay offered when servers that came up later defer them (refresh)', async () => {
+    const small = buildCatalog({ servers: { slack: 3 } });
+    // github's 30 tools arrive: 33 in all, over the total gate, so slack's tools are deferred too.
+    const big = buildCatalog({ servers: { slack: 3, github: 30 } });
+    const slackNames = small.decision.direct;
+    expect(big.decision.deferred.map((d) => d.name)).toEqual(expect.arrayContaining(slackNames));
+    let arrived = false;
+    const deferred = createDeferredTools({
+      tools: small.tools,
+      decision: { ...small.decision, starting: ['github'] },
+      model: haiku,
+      refresh: () => (arrived ? { tools: big.tools, decision: big.decision } : undefined),
+    });
+    expect(deferred.offeredToolNames()).toEqual(expect.arrayContaining([...slackNames, 'tool_search']));
+    arrived = true;
+    const step = (await deferred.callSettings.prepareStep({ steps: [], stepNumber: 1, messages: [] } as never)) as {
+      activeTools?: string[];
+    };
+    expect(step.activeTools).toEqual(expect.arrayContaining([...slackNames, 'tool_search']));
+    expect(step.activeTools?.some((n) => n.startsWith('github'))).toBe(false);
+  });
+
   it('warns about names in the decision that are missing from the tool set', () => {
     const catalog = buildCatalog({ servers: { github: 12 } });
     const decision = {

@@ -101,6 +101,18 @@ describe('createActiveSet', () => {
     expect(set.deferred()).toEqual(['big__x', 'big__new']);
   });
 
+  it('a direct tool that a catalogue change defers stays offered (servers that came up later crossed the gate)', () => {
+    const set = createActiveSet({ core: ['read_file'], direct: ['small__a', 'small__b'], deferred: ['big__x'] });
+    set.update({ direct: [], deferred: ['small__a', 'small__b', 'big__x', 'late__y'] });
+    expect(set.has('small__a')).toBe(true);
+    expect(set.has('small__b')).toBe(true);
+    expect(set.has('late__y')).toBe(false);
+    expect(set.names()).toEqual(['read_file', 'small__a', 'small__b']);
+    // Gone from the catalogue: gone from the set.
+    set.update({ deferred: ['big__x', 'late__y'] });
+    expect(set.has('small__a')).toBe(false);
+  });
+
   it('answers has() without listing the set, and names() without visiting undiscovered deferred tools (issue 15)', () => {
     const deferred = Array.from({ length: 10_000 }, (_, i) => `big__t${i}`);
     const asked: string[] = [];

@@ -161,9 +161,13 @@ export function createActiveSet(options: ActiveSetOptions = {}): ActiveSet {
       return [...discovered];
     },
     update(lists) {
+      const wasDirect = direct;
       if (lists.core) setCore(lists.core);
       if (lists.core || lists.direct) setDirect(lists.direct ?? direct);
       if (lists.core || lists.direct || lists.deferred) setDeferred(lists.deferred ?? deferred);
+      // A tool the model was offered stays offered when a change defers it (servers that came up after
+      // the first step pushed the total over the gate): tools vanishing mid-run mislead the model.
+      for (const n of wasDirect) if (deferred.has(n)) discovered.add(n);
       for (const n of discovered) if (!deferred.has(n)) discovered.delete(n);
     },
   };
