@@ -120,7 +120,10 @@ describe('createActiveSet', () => {
       core: ['read_file'],
       direct: ['small__a'],
       deferred,
-      isAvailable: (n) => (asked.push(n), true),
+      isAvailable: (n) => {
+        asked.push(n);
+        return true;
+      },
     });
     set.markDiscovered(['big__t7', 'big__t9000']);
     asked.length = 0;
