@@ -68,7 +68,16 @@ describe('a run does not wait for a slow MCP server (mcpStartWaitMs)', { timeout
       // 15 tools: deferred behind tool_search. It takes 8 s to start.
       mcpConfig: {
         mcpServers: {
-          slow: { command: process.execPath, args: [TEST_SERVER, '--tools=15', `--start-dir=${startDir}`, '--start-ms=8000'] },
+          slow: {
+            command: process.execPath,
+            args: [
+              TEST_SERVER,
+              '--tools=15',
+              `--start-dir=${startDir}`,
+              '--start-ms=8000',
+              '--instructions=Forecast temperatures are in kelvin.',
+            ],
+          },
         },
       },
       mcpStartWaitMs: 0,
@@ -92,7 +101,18 @@ describe('a run does not wait for a slow MCP server (mcpStartWaitMs)', { timeout
     expect(JSON.stringify(resultOf('late')?.model)).toContain('slow__get_forecast');
     expect(resultOf('call')?.error).toBeUndefined();
     expect(JSON.stringify(resultOf('call')?.model)).toContain('get_forecast ok');
-    const requests = events.filter((e) => e.type === 'model-request') as Array<{ tools: string[] }>;
+    const requests = events.filter((e) => e.type === 'model-request') as Array<{
+      tools: string[];
+      messages: Array<{ role: string; content: unknown }>;
+    }>;
+    // The run notes follow the servers: the late server's instructions arrive with its tools, and
+    // the system prompt stops saying it is starting.
+    const systemOf = (i: number) => String(requests[i]!.messages.find((m) => m.role === 'system')?.content);
+    expect(systemOf(0)).toMatch(/still starting: slow/);
+    expect(systemOf(0)).not.toContain('kelvin');
+    expect(systemOf(2)).toContain('MCP server "slow" (tools named slow__*): Forecast temperatures are in kelvin.');
+    expect(systemOf(2)).not.toMatch(/still starting/);
+    expect(systemOf(2)).toMatch(/15 more tools are deferred/);
     expect(requests[0]!.tools).toContain('tool_search');
     expect(requests[0]!.tools.some((t) => t.startsWith('slow__'))).toBe(false);
     expect(requests[2]!.tools).toContain('slow__get_forecast');

@@ -112,7 +112,11 @@ export interface ComposedAgent {
   workspace: string;
   /** The data folder. */
   dataDir: string;
-  /** The system prompt. */
+  /**
+   * The system prompt of the first step. When the MCP catalogue changes mid-run (servers that came up
+   * late, `tools/list_changed`, a server lost), `callSettings.prepareStep` sends the rebuilt one from the
+   * next step, with the run notes of the groups present then.
+   */
   system: string;
   /** Spread into `streamText` / `generateText`. */
   callSettings: {
@@ -287,12 +291,19 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     // The tool map follows the MCP servers by itself: when the catalogue changed (tools/list_changed,
     // a server lost or back), the next step resolves the groups again and defer presents the new set.
     let builtVersion = mcp?.version;
+    // The run notes follow the catalogue too: a server that came up late brings its instructions, one
+    // that went away takes them along, and tool_search's note stops naming servers that have started.
+    // Sent from the step after the change (the tool list changes then anyway, so a prompt cache is
+    // lost either way); unchanged text keeps the first prompt.
+    const firstSystem = buildSystemPrompt({ workspace, instructions: resolved.instructions });
+    let system = firstSystem;
     const refresh = mcp
       ? async () => {
           if (mcp.version === builtVersion) return undefined;
           builtVersion = mcp.version;
           const again = await resolveToolSet({ configs: [...configs, ...mcpConfigs], services, task });
           definitions = new Map(again.tools.map((t) => [t.definition.name, t.definition]));
+          system = buildSystemPrompt({ workspace, instructions: again.instructions });
           return { tools: createAiTools(again, runtimeOptions), decision: mcp.decision() };
         }
       : undefined;
@@ -306,6 +317,8 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
         tools: (name: string) => definitions.get(name),
         ...(options.signal ? { signal: options.signal } : {}),
       }),
+      // A step's system override lasts that step only: given on every step once the notes changed.
+      ...(system !== firstSystem ? { system } : {}),
     });
     const deferred = createDeferredTools({
       tools,
@@ -344,7 +357,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
       taskId: options.taskId,
       workspace,
       dataDir,
-      system: buildSystemPrompt({ workspace, instructions: resolved.instructions }),
+      system: firstSystem,
       callSettings,
       report,
       mcpStarting: () => mcp?.starting() ?? [],
