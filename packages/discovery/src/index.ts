@@ -19,7 +19,7 @@ export { MCP_NAME_SEPARATOR, namespaceToolName, uniqueToolName } from './mcp/too
 export { createMcpInputValidator, MAX_MCP_SCHEMA_DEPTH, MAX_MCP_SCHEMA_NODES, mcpSchemaProblem } from './mcp/mcp-input-schema.js';
 export { MCP_STDIO_MAX_MESSAGE_BYTES, ProcessGroupStdioTransport } from './mcp/process-group-transport.js';
 export type { ProcessGroupTransportOptions } from './mcp/process-group-transport.js';
-export { readToolList } from './mcp/read-tool-list.js';
+export { MAX_MCP_TOOL_DESCRIPTION, readToolList } from './mcp/read-tool-list.js';
 export type { McpExcludedTool } from './mcp/read-tool-list.js';
 export { createMcpToolDefinition, mcpResultToModelOutput, normalizeMcpInputSchema } from './mcp/mcp-tool.js';
 export type { McpCallResult, McpContentBlock, McpToolCaller, McpToolInfo } from './mcp/mcp-tool.js';

@@ -5,6 +5,8 @@
 //                    whose `required` names a property that `properties` does not list
 //   --tools=a,b      plain tools with these names
 //   --huge=BYTES     tools/list answers with one message of about BYTES bytes
+//   --long=CHARS     one tool ("long") whose description is CHARS characters of emoji (surrogate pairs)
+//   --notes=CHARS    server instructions of CHARS characters of emoji
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -45,7 +47,13 @@ if (args['ref-root']) {
 if (typeof args.tools === 'string') for (const name of args.tools.split(',')) tools.push(plain(name));
 if (args.huge) tools.push({ name: 'big', description: 'x'.repeat(Number(args.huge)), inputSchema: { type: 'object' } });
 
-const server = new Server({ name: 'hostile', version: '1.0.0' }, { capabilities: { tools: {} } });
+if (args.long)
+  tools.push({ name: 'long', description: '\u{1F600}'.repeat(Number(args.long) / 2), inputSchema: { type: 'object' } });
+
+const server = new Server(
+  { name: 'hostile', version: '1.0.0' },
+  { capabilities: { tools: {} }, ...(args.notes ? { instructions: '\u{1F600}'.repeat(Number(args.notes) / 2) } : {}) },
+);
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 server.setRequestHandler(CallToolRequestSchema, async (request) => ({
   content: [{ type: 'text', text: `${request.params.name} ran with ${JSON.stringify(request.params.arguments ?? {})}` }],

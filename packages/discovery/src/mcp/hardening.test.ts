@@ -9,10 +9,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpConfigError } from '../errors.js';
 import { closeAll, connect } from '../__fixtures__/mcp-helpers.js';
 import { loadMcpConfig, parseMcpConfig } from './config.js';
+import { MAX_MCP_TOOL_DESCRIPTION } from './read-tool-list.js';
 
 afterEach(closeAll);
 
 const HOSTILE = fileURLToPath(new URL('../__fixtures__/hostile-server.mjs', import.meta.url));
+// Half of a surrogate pair (String.prototype.isWellFormed is ES2024, past this tsconfig's lib).
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const hostile = (...flags: string[]) => ({ command: process.execPath, args: [HOSTILE, ...flags] });
 
 describe('MCP input hardened', () => {
@@ -91,6 +94,27 @@ describe('MCP input hardened', () => {
         .sort(),
     ).toEqual(['__proto____one', 'constructor__two']);
     expect(m.toolConfigs().map((c) => c.key)).toEqual(['mcp:__proto__', 'mcp:constructor']);
+  });
+
+  it('a 1,000,000-character description and server notes are cut for the model, whole characters, with one warning', async () => {
+    const m = await connect({ long: hostile('--long=1000000', '--notes=100000', '--tools=ping') });
+    const long = m.tools().find((t) => t.name === 'long__long');
+    expect(long?.description.length).toBeLessThanOrEqual(MAX_MCP_TOOL_DESCRIPTION);
+    expect(long?.description.length).toBeGreaterThan(MAX_MCP_TOOL_DESCRIPTION - 10);
+    expect(long?.description.endsWith('…')).toBe(true);
+    // No half of a surrogate pair at the cut: providers reject such JSON.
+    expect(LONE_SURROGATE.test(long?.description ?? '')).toBe(false);
+    expect(m.tools().find((t) => t.name === 'long__ping')?.description).toBe('The ping tool.');
+    const warnings = m.events.filter((e) => e.type === 'warning' && /cut to/.test(e.message));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ message: expect.stringMatching(/"long" \(1000000 characters\)/) });
+    // What the model is given: the tool definition and the run notes.
+    const set = await resolveToolSet({ configs: m.toolConfigs() });
+    const definition = set.tools.find((t) => t.definition.name === 'long__long')?.definition;
+    expect(definition?.description).toBe(long?.description);
+    const notes = set.instructions.find((i) => i.key === 'mcp:long')?.text ?? '';
+    expect(notes.length).toBeLessThan(2_200);
+    expect(LONE_SURROGATE.test(notes)).toBe(false);
   });
 
   it('a tools/list reply over the stdio message limit is reported as such, not as "Connection closed"', async () => {

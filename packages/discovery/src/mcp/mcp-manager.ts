@@ -6,6 +6,7 @@ import type { DeferralDecision, GateOptions } from '../gate.js';
 import { DEFAULT_STARTUP_TIMEOUT_MS } from './config.js';
 import type { McpConfig } from './config.js';
 import { McpServerConnection } from './mcp-connection.js';
+import { cutForModel } from './cut-for-model.js';
 import type { McpExcludedTool } from './mcp-connection.js';
 import type { McpConnectionSettings, McpReconnectOptions, McpServerEvent, McpServerStatus } from './mcp-connection-types.js';
 import { createMcpToolDefinition } from './mcp-tool.js';
@@ -342,7 +343,7 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
       instructions: () => {
         const notes = connection.instructions;
         if (!notes) return undefined;
-        const cut = notes.length > MAX_SERVER_INSTRUCTIONS ? `${notes.slice(0, MAX_SERVER_INSTRUCTIONS)}…` : notes;
+        const cut = cutForModel(notes, MAX_SERVER_INSTRUCTIONS);
         return `MCP server "${connection.name}" (tools named ${connection.name}__*): ${cut}`;
       },
     };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { McpServerConfig } from './config.js';
+import { cutForModel } from './cut-for-model.js';
 import { mcpSchemaProblem } from './mcp-input-schema.js';
 import { normalizeMcpInputSchema } from './mcp-tool.js';
 import type { McpToolInfo } from './mcp-tool.js';
@@ -14,6 +15,14 @@ export interface McpExcludedTool {
   /** Why it is left out, as a sentence. */
   reason: string;
 }
+
+/**
+ * Longest MCP tool description the model is given, in UTF-16 code units; a longer one is cut (ending
+ * in "…"). A tool offered directly costs its description on every step: servers generated from
+ * OpenAPI documents ship descriptions of tens of kilobytes, and a hostile one can send megabytes. The
+ * same cap as Claude Code's (2 KB); the first paragraphs say what a tool does.
+ */
+export const MAX_MCP_TOOL_DESCRIPTION = 2_048;
 
 // The SDK's own schema rejects the whole page when one tool is malformed; we keep the good ones.
 const LaxToolSchema = z.looseObject({
@@ -39,6 +48,7 @@ export function readToolList(
   const excluded: McpExcludedTool[] = [];
   const names = new Set<string>();
   const seen = new Set<string>();
+  const cut: string[] = [];
   for (const item of raw) {
     const parsed = LaxToolSchema.safeParse(item);
     if (!parsed.success || typeof parsed.data.name !== 'string' || parsed.data.name === '') {
@@ -63,11 +73,18 @@ export function readToolList(
     names.add(name);
     const { schema, fallback } = normalizeMcpInputSchema(parsed.data.inputSchema);
     if (fallback) warn(`tool "${original}" has no top-level object input schema; it accepts any named arguments.`);
+    const given = typeof parsed.data.description === 'string' ? parsed.data.description : '';
+    if (given.length > MAX_MCP_TOOL_DESCRIPTION) cut.push(`"${original}" (${given.length} characters)`);
     const description =
-      typeof parsed.data.description === 'string' && parsed.data.description.trim() !== ''
-        ? parsed.data.description
-        : `${original} (tool of the MCP server "${server}")`;
+      given.trim() !== '' ? cutForModel(given, MAX_MCP_TOOL_DESCRIPTION) : `${original} (tool of the MCP server "${server}")`;
     tools.push({ name, originalName: original, server, description, inputSchema: schema, schemaFallback: fallback });
+  }
+  // One warning per list, however many tools it cuts.
+  if (cut.length > 0) {
+    const named = cut.length > 3 ? `${cut.slice(0, 3).join(', ')} and ${cut.length - 3} more` : cut.join(', ');
+    warn(
+      `${cut.length} tool description${cut.length === 1 ? ' was' : 's were'} cut to ${MAX_MCP_TOOL_DESCRIPTION} characters for the model: ${named}.`,
+    );
   }
   for (const wanted of allow ?? []) {
     if (!seen.has(wanted)) warn(`allowTools names "${wanted}", which the server does not offer.`);

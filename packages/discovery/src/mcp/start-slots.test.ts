@@ -13,8 +13,14 @@ describe('StartSlots', () => {
     const order: string[] = [];
     const a = await slots.acquire();
     const b = await slots.acquire();
-    const c = slots.acquire().then((release) => (order.push('c'), release));
-    const d = slots.acquire().then((release) => (order.push('d'), release));
+    const c = slots.acquire().then((release) => {
+      order.push('c');
+      return release;
+    });
+    const d = slots.acquire().then((release) => {
+      order.push('d');
+      return release;
+    });
     await new Promise((r) => setTimeout(r, 10));
     expect(order).toEqual([]);
     b();
