@@ -172,9 +172,11 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
     },
     create(context: ToolConfigContext) {
       const activeSet = options.activeSet ?? context.services.activeSet;
-      // Built with the tool set, not at the first search: a catalogue's index costs start-up time once
-      // instead of one model step (10,000 tools: a few hundred ms).
-      indexOf(options.catalog.deferredTools());
+      // The first index is built with the first tool set, not at the first search: a catalogue's index
+      // costs start-up time once instead of one model step (10,000 tools: a few hundred ms). After a
+      // change (the tool set is resolved again in a step) it waits for a search: servers coming up one
+      // by one would otherwise cost a derivation per step, and one search derives for all of them.
+      if (last === undefined) indexOf(options.catalog.deferredTools());
       return [
         defineTool({
           name: TOOL_SEARCH_TOOL_NAME,
