@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ActiveSet } from '../active-set/active-set.js';
 import type { CatalogTool, DeferredToolCatalog } from '../catalog.js';
 import { ToolSearchQueryError } from '../search/index.js';
-import type { ToolIndexOptions, ToolSearchWarning } from '../search/index.js';
+import type { ToolIndexOptions, ToolSearchHit, ToolSearchWarning } from '../search/index.js';
 import { catalogIndex, type CatalogIndex } from './catalog-index.js';
 import { TOOL_SEARCH_CONFIG_KEY, TOOL_SEARCH_TOOL_NAME } from './constants.js';
 
@@ -198,7 +198,7 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
             const mode = regex || slash !== undefined ? 'regex' : 'text';
             const pattern = slash ?? query;
             const { index, byName } = indexOf(tools);
-            let hits;
+            let hits: ToolSearchHit[];
             try {
               // With an embedding model: fused with semantic similarity (lexical when the query cannot be embedded).
               hits = await index.searchAsync(pattern, { limit: limit ?? defaultLimit, regex: mode === 'regex' });
