@@ -106,6 +106,13 @@ describe('parseCommandLine', () => {
   ])('refuses %j naming the fix', (argv, message) => {
     expect(error(argv as string[])).toMatch(message as RegExp);
   });
+  it('--mcp-wait takes seconds, 0 or more, and is absent by default', () => {
+    expect(parseCommandLine(['run', 'x', '--mcp-wait', '0'])).toMatchObject({ options: { mcpWaitSeconds: 0 } });
+    expect(parseCommandLine(['run', 'x', '--mcp-wait', '2.5'])).toMatchObject({ options: { mcpWaitSeconds: 2.5 } });
+    expect((parseCommandLine(['run', 'x']) as { options: object }).options).not.toHaveProperty('mcpWaitSeconds');
+    for (const bad of ['-1', 'soon', 'Infinity', '1e999'])
+      expect(error(['run', 'x', `--mcp-wait=${bad}`])).toMatch(/--mcp-wait must be a number of seconds, 0 or more/);
+  });
   it('collects every --allow and the --config file', () => {
     const parsed = parseCommandLine(['tools', '--allow', 'npm test', '--allow', 'cargo build', '--config', 'c.json']);
     expect(parsed).toMatchObject({ command: 'tools', options: { allow: ['npm test', 'cargo build'], config: 'c.json' } });

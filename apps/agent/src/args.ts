@@ -36,6 +36,8 @@ export interface CompositionArgs {
   capabilities?: string[] | undefined;
   /** `--chunk-timeout SECONDS`: the stream's chunk timeout; absent for the default (120 s). */
   chunkTimeoutSeconds?: number | undefined;
+  /** `--mcp-wait SECONDS`: how long `run` waits for MCP servers before the first step; absent for the default (10 s). */
+  mcpWaitSeconds?: number | undefined;
   /** `--resume`: continue the persisted task `--task-id`; absent when not given. */
   resume?: true | undefined;
 }
@@ -81,6 +83,8 @@ Options of run and tools:
   --resume               continue the persisted task --task-id (its history and discovered tools)
   --capability NAME      grant the task a capability (repeatable); groups that need one are excluded without it
   --chunk-timeout SECS   abort a stream silent for this long (default 120; live tool calls send heartbeats)
+  --mcp-wait SECS        run: wait this long for MCP servers before the first step (default 10; 0 = not at all);
+                         slower servers join the run when they are up (tools waits for every server)
   --events FILE          append the JSONL event log to FILE
   --yes | --no           approve | reject every confirmation request without asking
   --defer-path PATH      auto | native | active-tools (default auto)
@@ -110,6 +114,7 @@ const compositionOptions = {
   resume: { type: 'boolean' },
   capability: { type: 'string', multiple: true },
   'chunk-timeout': { type: 'string' },
+  'mcp-wait': { type: 'string' },
 } as const;
 
 const TASK_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
@@ -187,12 +192,20 @@ function compositionArgs(command: string, values: ParsedValues): CompositionArgs
       `--chunk-timeout must be a positive number of seconds (got "${chunkTimeout}"), for example --chunk-timeout 120.`,
     );
   }
+  const mcpWait = str('mcp-wait');
+  const mcpWaitSeconds = mcpWait === undefined ? undefined : Number(mcpWait);
+  if (mcpWaitSeconds !== undefined && !(mcpWait?.trim() !== '' && Number.isFinite(mcpWaitSeconds) && mcpWaitSeconds >= 0)) {
+    throw new ArgumentError(
+      `--mcp-wait must be a number of seconds, 0 or more (got "${mcpWait}"), for example --mcp-wait 30; 0 starts at once.`,
+    );
+  }
   if (values.resume === true && taskId === undefined) {
     throw new ArgumentError('--resume continues a persisted task: pass its --task-id too (aibuddy tasks lists them).');
   }
   return {
     ...(capabilities && capabilities.length > 0 ? { capabilities: [...new Set(capabilities)] } : {}),
     ...(chunkTimeoutSeconds !== undefined ? { chunkTimeoutSeconds } : {}),
+    ...(mcpWaitSeconds !== undefined ? { mcpWaitSeconds } : {}),
     ...(values.resume === true ? { resume: true as const } : {}),
     workspace: str('workspace'),
     model,

@@ -93,6 +93,7 @@ export async function runCommand(parsed: Extract<ParsedCommand, { command: 'run'
       ...(options.resume ? { resume: true } : {}),
       ...(options.capabilities ? { capabilities: options.capabilities } : {}),
       ...(options.chunkTimeoutSeconds !== undefined ? { chunkTimeoutMs: options.chunkTimeoutSeconds * 1000 } : {}),
+      ...(options.mcpWaitSeconds !== undefined ? { mcpStartWaitMs: options.mcpWaitSeconds * 1000 } : {}),
       deferPath: options.deferPath,
       ...(options.embeddingModel
         ? { embeddingModel: (await import('./embedding-model.js')).createEmbeddingModel(options.embeddingModel, io.env) }

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_MCP_SERVER_PATH } from '../src/demo.js';
-import { fixtures, readEvents, replay, runCli, tempDir, workspaceIn } from './helpers.js';
+import { fixtures, readEvents, repoRoot, replay, runCli, tempDir, workspaceIn } from './helpers.js';
 
 function mcpConfig(dir: string, servers: Record<string, unknown>): string {
   const file = join(dir, 'mcp.json');
@@ -13,7 +13,39 @@ function mcpConfig(dir: string, servers: Record<string, unknown>): string {
 const big = { command: process.execPath, args: [DEMO_MCP_SERVER_PATH] };
 const small = { command: process.execPath, args: [join(fixtures, 'small-mcp-server.mjs')] };
 
+const SLOW_SERVER = join(repoRoot, 'packages/discovery/src/__fixtures__/test-server.mjs');
+
 describe('MCP servers from a config file', { timeout: 120_000 }, () => {
+  it('run --mcp-wait 0 starts at once, says which server is still starting, and exits cleanly', async () => {
+    const dir = tempDir();
+    const slow = {
+      command: process.execPath,
+      // 15 tools (deferred), 6 s to come up: longer than this run lasts.
+      args: [SLOW_SERVER, '--tools=15', `--start-dir=${tempDir('aibuddy-slow-')}`, '--start-ms=6000'],
+    };
+    const events = join(dir, 'events.jsonl');
+    const started = Date.now();
+    const r = await runCli([
+      'run',
+      'find a forecast tool',
+      '--mcp-config',
+      mcpConfig(dir, { slow }),
+      '--mcp-wait',
+      '0',
+      '--workspace',
+      workspaceIn(dir),
+      '--events',
+      events,
+      '--model',
+      replay(dir, [{ toolCalls: [{ toolName: 'tool_search', input: { query: 'weather forecast' } }] }, { text: 'later' }]),
+    ]);
+    expect(r.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(5_500);
+    expect(r.stdout).toContain('starting:  1 MCP server (slow): their tools join when they are up');
+    const search = readEvents(events).find((e) => e.type === 'tool-result' && e.toolName === 'tool_search');
+    expect(JSON.stringify(search?.model)).toMatch(/still starting: slow/);
+  });
+
   it('aibuddy tools --json: the 12-tool server is deferred with the reason, the 3-tool server is direct', async () => {
     const dir = tempDir();
     const r = await runCli([
