@@ -176,7 +176,9 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
       // costs start-up time once instead of one model step (10,000 tools: a few hundred ms). After a
       // change (the tool set is resolved again in a step) it waits for a search: servers coming up one
       // by one would otherwise cost a derivation per step, and one search derives for all of them.
-      if (last === undefined) indexOf(options.catalog.deferredTools());
+      // With an embedding model it is derived at once: the new tools' vectors are then computed while
+      // the model thinks, instead of making the next search wait for them.
+      if (last === undefined || options.embeddingModel) indexOf(options.catalog.deferredTools());
       return [
         defineTool({
           name: TOOL_SEARCH_TOOL_NAME,

@@ -1,6 +1,9 @@
+import { createOpenAI } from '@ai-sdk/openai';
 import { resolveToolSet } from '@aibuddy/registry';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../__fixtures__/mcp-helpers.js';
 import type { CatalogTool, DeferredToolCatalog } from '../catalog.js';
+import { startEmbeddingsServer } from '../search/__fixtures__/embeddings-server.js';
 import { createToolSearchConfig } from './tool-search-config.js';
 import type { ToolSearchResult } from './tool-search-config.js';
 
@@ -39,5 +42,27 @@ describe('tool_search builds its index once at start, then at the first search a
     expect(late.n).toBeGreaterThan(0);
     expect(result.searched).toBe(48);
     expect(result.tools[0]?.name).toBe('delta__tool_3');
+  });
+
+  it('with an embedding model the new tools are embedded as soon as the tool set is resolved, before any search', async () => {
+    const server = await startEmbeddingsServer({});
+    try {
+      let tools: readonly CatalogTool[] = serverTools('alpha', 12, { n: 0 });
+      const model = createOpenAI({ baseURL: server.baseURL, apiKey: 'test' }).embedding('text-embedding-3-small');
+      const configs = [
+        createToolSearchConfig({ catalog: { deferredTools: () => tools }, embeddingModel: model, onWarning: () => {} }),
+      ];
+      await resolveToolSet({ configs });
+      await waitFor(() => server.requests.length > 0, 10_000, 'the first tool vectors');
+      tools = [...tools, ...serverTools('beta', 12, { n: 0 })];
+      await resolveToolSet({ configs });
+      await waitFor(
+        () => server.requests.some((r) => r.input.some((t) => t.includes('beta__tool_3'))),
+        10_000,
+        'the new tools embedded without a search',
+      );
+    } finally {
+      await server.close();
+    }
   });
 });
