@@ -19,8 +19,8 @@ export interface McpExcludedTool {
 /**
  * Longest MCP tool description the model is given, in UTF-16 code units; a longer one is cut (ending
  * in "…"). A tool offered directly costs its description on every step: servers generated from
- * OpenAPI documents ship descriptions of tens of kilobytes, and a hostile one can send megabytes. The
- * same cap as Claude Code's (2 KB); the first paragraphs say what a tool does.
+ * OpenAPI documents ship descriptions of tens of kilobytes, and a hostile one can send megabytes.
+ * 2 KB keeps the first paragraphs, which say what a tool does.
  */
 export const MAX_MCP_TOOL_DESCRIPTION = 2_048;
 
