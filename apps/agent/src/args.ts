@@ -194,7 +194,7 @@ function compositionArgs(command: string, values: ParsedValues): CompositionArgs
   }
   const mcpWait = str('mcp-wait');
   const mcpWaitSeconds = mcpWait === undefined ? undefined : Number(mcpWait);
-  if (mcpWaitSeconds !== undefined && !(mcpWait?.trim() !== '' && Number.isFinite(mcpWaitSeconds) && mcpWaitSeconds >= 0)) {
+  if (mcpWaitSeconds !== undefined && !(Number.isFinite(mcpWaitSeconds) && mcpWaitSeconds >= 0)) {
     throw new ArgumentError(
       `--mcp-wait must be a number of seconds, 0 or more (got "${mcpWait}"), for example --mcp-wait 30; 0 starts at once.`,
     );

@@ -6,7 +6,7 @@ import type { DeferralDecision, GateOptions } from '../gate.js';
 import { DEFAULT_STARTUP_TIMEOUT_MS } from './config.js';
 import type { McpConfig } from './config.js';
 import { McpServerConnection } from './mcp-connection.js';
-import { cutForModel } from './cut-for-model.js';
+import { cutForModel } from '../cut-for-model.js';
 import type { McpExcludedTool } from './mcp-connection.js';
 import type { McpConnectionSettings, McpReconnectOptions, McpServerEvent, McpServerStatus } from './mcp-connection-types.js';
 import { createMcpToolDefinition } from './mcp-tool.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { McpServerConfig } from './config.js';
-import { cutForModel } from './cut-for-model.js';
+import { cutForModel } from '../cut-for-model.js';
 import { mcpSchemaProblem } from './mcp-input-schema.js';
 import { normalizeMcpInputSchema } from './mcp-tool.js';
 import type { McpToolInfo } from './mcp-tool.js';

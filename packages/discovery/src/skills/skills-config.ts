@@ -3,6 +3,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ServerToolConfig, ToolConfigContext } from '@aibuddy/registry';
 import { z } from 'zod';
+import { cutForModel } from '../cut-for-model.js';
 import { loadSkills, MAX_SKILL_DESCRIPTION } from './load-skills.js';
 import type { LoadedSkills, Skill } from './load-skills.js';
 import { listSkillFiles, MAX_FILE_CHARS, readSkillFile } from './skill-files.js';
@@ -35,7 +36,7 @@ function hasAnySkill(dir: string): boolean {
 
 function short(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > MAX_SKILL_DESCRIPTION ? `${flat.slice(0, MAX_SKILL_DESCRIPTION - 1)}…` : flat;
+  return cutForModel(flat, MAX_SKILL_DESCRIPTION);
 }
 
 /** The listing the model sees: one line per skill, name and purpose only. */
