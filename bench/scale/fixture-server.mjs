@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // A real-shaped MCP server over stdio for bench/scale: N tools named like real API tools
 // (`<service>_<verb>_<noun>[_<k>]`), each with a sentence of description and a 3-5 property schema.
-//   node fixture-server.mjs --tools=1250 --service=crm
+//   node fixture-server.mjs --tools=1250 --service=crm [--notes=CHARS]
+// --notes=CHARS: usage notes (the initialize result's `instructions`) of that many characters.
 // Tool calls answer with one line of text at once (the tool's own work is not what is measured).
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
@@ -21,7 +22,13 @@ const { CallToolRequestSchema, ListToolsRequestSchema } = req('@modelcontextprot
 
 const tools = fixtureTools(service, count);
 const names = new Set(tools.map((t) => t.name));
-const server = new Server({ name: `scale-${service}`, version: '1.0.0' }, { capabilities: { tools: {} } });
+const notesChars = Number(args.notes ?? 0);
+const notes =
+  notesChars > 0 ? `Notes of ${service}: `.padEnd(notesChars, 'use ids, not names; ').slice(0, notesChars) : undefined;
+const server = new Server(
+  { name: `scale-${service}`, version: '1.0.0' },
+  { capabilities: { tools: {} }, ...(notes ? { instructions: notes } : {}) },
+);
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
 server.setRequestHandler(CallToolRequestSchema, async (request) => {
   const { name, arguments: input = {} } = request.params;

@@ -60,6 +60,7 @@ function parent() {
       const childArgs = ['--expose-gc', fileURLToPath(import.meta.url), '--child', `--size=${size}`];
       if (args.servers) childArgs.push(`--servers=${Number(args.servers)}`);
       if (args['mcp-wait'] !== undefined) childArgs.push(`--mcp-wait=${Number(args['mcp-wait'])}`);
+      if (args.notes) childArgs.push(`--notes=${Number(args.notes)}`);
       const out = execFileSync(process.execPath, childArgs, {
         cwd: repoRoot,
         encoding: 'utf8',
@@ -83,6 +84,8 @@ function parent() {
       heapDeltaBytes: median(each.map((e) => e.heapDeltaBytes)),
       engineQueryP50Ms: median(each.map((e) => e.engineQueryP50Ms)),
       callsOk: Math.min(...each.map((e) => e.callsOk)),
+      systemCharsMax: Math.max(...each.map((e) => e.systemCharsMax)),
+      notesInResultsChars: median(each.map((e) => e.notesInResultsChars)),
       perRun: each.map((e) => ({ medianMs: e.medianMs, overheads: e.overheads, cpu: e.cpu, failures: e.failures })),
     });
   }
@@ -102,9 +105,9 @@ function parent() {
   );
   console.log('');
   console.log(
-    'deferred tools | servers | start-up ms | all servers up ms | step overhead, wall: all / search / call ms | × 100 (all) | step CPU: all / search / call ms | × 100 (all) | engine query p50 ms | first step ms | heap MB | heap MB / 1,000 tools | calls ok',
+    'deferred tools | servers | start-up ms | all servers up ms | step overhead, wall: all / search / call ms | × 100 (all) | step CPU: all / search / call ms | × 100 (all) | engine query p50 ms | first step ms | heap MB | heap MB / 1,000 tools | system prompt chars (largest step) | server notes in search results, chars | calls ok',
   );
-  console.log('---:|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:');
+  console.log('---:|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:');
   for (const r of results) {
     console.log(
       [
@@ -124,6 +127,8 @@ function parent() {
         ms(r.firstSearchMs),
         (r.heapDeltaBytes / 2 ** 20).toFixed(1),
         (r.heapDeltaBytes / 2 ** 20 / (r.size / 1000)).toFixed(2),
+        r.systemCharsMax.toLocaleString('en'),
+        r.notesInResultsChars.toLocaleString('en'),
         `${r.callsOk}/${r.calls}`,
       ].join(' | '),
     );
@@ -160,7 +165,15 @@ async function child(size) {
   const mcpServers = Object.fromEntries(
     services.map((s) => [
       s,
-      { command: process.execPath, args: [join(here, 'fixture-server.mjs'), `--tools=${perServer}`, `--service=${s}`] },
+      {
+        command: process.execPath,
+        args: [
+          join(here, 'fixture-server.mjs'),
+          `--tools=${perServer}`,
+          `--service=${s}`,
+          ...(args.notes ? [`--notes=${Number(args.notes)}`] : []),
+        ],
+      },
     ]),
   );
 
@@ -189,6 +202,7 @@ async function child(size) {
     return (u.user + u.system) / 1000;
   };
   const calls = [];
+  const systemChars = [];
   const model = {
     specificationVersion: 'v3',
     provider: 'replay',
@@ -197,6 +211,8 @@ async function child(size) {
     async doGenerate(options) {
       const c = { start: performance.now(), cpuStart: cpuMs(), end: 0, cpuEnd: 0 };
       calls.push(c);
+      // What the model is sent every step (the system prompt), apart from what it asked for (results).
+      systemChars.push(options.prompt.filter((m) => m.role === 'system').reduce((n, m) => n + String(m.content).length, 0));
       const r = await replay.doGenerate(options);
       c.end = performance.now();
       c.cpuEnd = cpuMs();
@@ -318,6 +334,11 @@ async function child(size) {
       heapDeltaBytes: heapAfter - heapBefore,
       engineQueryP50Ms: queryTimes[Math.floor(queryTimes.length / 2)],
       calls: callIds.length,
+      systemCharsMax: Math.max(...systemChars),
+      // Usage notes that came with search results instead (--notes; activeTools path).
+      notesInResultsChars: targets
+        .flatMap((_, j) => results.get(`search-${j}`)?.model?.value?.notes ?? [])
+        .reduce((n, note) => n + note.text.length, 0),
       callsOk: callIds.filter((id) => results.get(id) && !results.get(id).error).length,
       failures: callIds
         .filter((id) => !results.get(id) || results.get(id).error)

@@ -145,7 +145,15 @@ const tools = [
   },
 ];
 
-const server = new Server({ name: 'aibuddy-demo-toolbox', version: '1.0.0' }, { capabilities: { tools: {} } });
+// Usage notes, as real servers send them: the host shows them to the model with the toolbox's tools
+// (in tool_search results on the activeTools path, in the system prompt on native paths).
+const server = new Server(
+  { name: 'aibuddy-demo-toolbox', version: '1.0.0' },
+  {
+    capabilities: { tools: {} },
+    instructions: 'Toolbox notes: temperatures are in °C, distances in km, and every value is computed offline.',
+  },
+);
 server.setRequestHandler(ListToolsRequestSchema, async () => ({
   tools: tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
 }));

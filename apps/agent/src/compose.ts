@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { LanguageModel, PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
 import { createCompactor, dataDirInWorkspace, defaultDataDir, makeFolders, rebuildContext } from '@aibuddy/compactor';
 import type { CompactionEvent, TaskStore } from '@aibuddy/compactor';
-import { chooseDeferPath, createDeferredTools, toolSearchPresentation } from '@aibuddy/defer';
+import { chooseDeferPath, createDeferredTools, deferredServerNotes, toolSearchPresentation } from '@aibuddy/defer';
 import {
   connectMcpServers,
   createRunActiveSet,
@@ -203,8 +203,14 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     }
     closers.push(() => sandbox.close?.());
 
+    const deferModel = { provider: options.model.provider, modelId: options.model.modelId, baseURL: options.model.baseUrl };
+    const deferOverride = options.deferPath ?? 'auto';
+    const deferPath = chooseDeferPath({ ...deferModel, override: deferOverride }).path;
     const mcp: McpManager | undefined = mcpConfig
-      ? await connectMcpServers(mcpConfig, { waitForServersMs: options.mcpStartWaitMs ?? DEFAULT_MCP_START_WAIT_MS })
+      ? await connectMcpServers(mcpConfig, {
+          waitForServersMs: options.mcpStartWaitMs ?? DEFAULT_MCP_START_WAIT_MS,
+          deferredServerNotes: deferredServerNotes(deferPath),
+        })
       : undefined;
     if (mcp) closers.push(() => mcp.close());
     const warnFailure = (server: string, error: { message: string }) =>
@@ -221,13 +227,11 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     // A data folder inside the workspace is protected like .git: the agent must not rewrite its own records.
     const dataRel = dataDirInWorkspace(dataDir, workspace);
     const protectedPaths = dataRel === undefined ? [] : [dataRel];
-    const deferModel = { provider: options.model.provider, modelId: options.model.modelId, baseURL: options.model.baseUrl };
-    const deferOverride = options.deferPath ?? 'auto';
     const configs = builtInConfigs({
       allow: options.allow,
       protectedPaths,
       catalog: mcp ?? staticCatalog([]),
-      toolSearchPresentation: toolSearchPresentation(chooseDeferPath({ ...deferModel, override: deferOverride }).path),
+      toolSearchPresentation: toolSearchPresentation(deferPath),
       ...(options.embeddingModel
         ? {
             toolSearchEmbedding: {

@@ -97,6 +97,10 @@ describe('real providers through loopback wire servers', { timeout: 120_000 }, (
     expect(toolbox).toHaveLength(12);
     expect(deferredOnWire(bodies[0].tools)).toEqual(toolbox);
     expect(bodies[0].tools.find((t: any) => t.name === 'tool_search')).toBeDefined();
+    // Native path: the search answers with tool_reference blocks only, so the toolbox's usage notes
+    // stay in the system prompt.
+    expect(JSON.stringify(bodies[0].system)).toContain('Toolbox notes: temperatures are in °C');
+    expect(JSON.stringify(bodies[1].messages)).not.toContain('Toolbox notes');
     // The tool array never changes from step to step (prompt caching holds).
     for (const b of bodies) expect(b.tools).toEqual(bodies[0].tools);
     // The forecast result went back to the model.
@@ -159,6 +163,7 @@ describe('real providers through loopback wire servers', { timeout: 120_000 }, (
     const s = setUp();
     const server = await startOpenAIWireServer({
       chat: [
+        { toolCalls: [{ id: 'call_search', name: 'tool_search', arguments: { query: 'weather forecast' } }] },
         { toolCalls: [{ id: 'call_ls', name: 'write_file', arguments: { path: 'compat.txt', content: 'ok\n' } }] },
         { text: 'Wrote compat.txt.' },
       ],
@@ -174,10 +179,18 @@ describe('real providers through loopback wire servers', { timeout: 120_000 }, (
     expect(r.stdout).toContain('Wrote compat.txt.');
     expect(readFileSync(join(s.workspace, 'compat.txt'), 'utf8')).toBe('ok\n');
     const bodies = server.chatBodies();
-    expect(bodies).toHaveLength(2);
+    expect(bodies).toHaveLength(3);
     const offered = bodies[0].tools.map((t: any) => t.function.name);
     expect(offered).toContain('tool_search');
     expect(offered.some((n: string) => n.startsWith('toolbox__'))).toBe(false); // deferred: activeTools path
+    expect(bodies[1].tools.map((t: any) => t.function.name)).toContain('toolbox__get_forecast');
+    // The deferred toolbox's usage notes come with its tools in the search result, never in the
+    // system prompt of a step.
+    const systemOf = (b: any) => JSON.stringify(b.messages.filter((m: any) => m.role === 'system'));
+    for (const b of bodies) expect(systemOf(b)).not.toContain('Toolbox notes');
+    expect(systemOf(bodies[0])).toMatch(/usage notes of their servers come with them/);
+    const searchResult = bodies[1].messages.find((m: any) => m.role === 'tool' && m.tool_call_id === 'call_search');
+    expect(JSON.stringify(searchResult?.content)).toContain('Toolbox notes: temperatures are in °C');
     expect(readEvents(events).find((e) => e.type === 'run-start')).toMatchObject({ deferPath: 'active-tools' });
   });
 });

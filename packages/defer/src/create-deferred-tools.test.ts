@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { lastToolResult, scriptedModel } from '@aibuddy/test-utils';
 import { buildCatalog } from './__fixtures__/catalog.js';
 import { createActiveSet } from '@aibuddy/discovery';
-import { createDeferredTools } from './create-deferred-tools.js';
+import { createDeferredTools, deferredServerNotes, toolSearchPresentation } from './create-deferred-tools.js';
 
 const haiku = { provider: 'anthropic', modelId: 'claude-haiku-4-5' };
 const offered = (call: { tools?: Array<{ name: string }> | undefined }) => (call.tools ?? []).map((t) => t.name).sort();
@@ -338,5 +338,15 @@ describe('createDeferredTools — native settings', () => {
     const decision = { ...catalog.decision, deferred: catalog.decision.deferred.map((d) => ({ ...d, server: 'git.hub' })) };
     const deferred = createDeferredTools({ tools: catalog.tools, decision, model: { provider: 'openai', modelId: 'gpt-5.4' } });
     expect((deferred.callSettings.tools.github__get_issue!.providerOptions as any).openai.namespace.name).toBe('git_hub');
+  });
+});
+
+describe('deferredServerNotes', () => {
+  it("sends deferred servers' notes with tool_search results only where our search answers in text", () => {
+    const paths = ['active-tools', 'anthropic-native', 'openai-native'] as const;
+    expect(paths.map((p) => deferredServerNotes(p))).toEqual(['tool-search', 'instructions', 'instructions']);
+    // Never where the results are tool_reference blocks.
+    for (const p of paths)
+      if (toolSearchPresentation(p) === 'tool-reference') expect(deferredServerNotes(p)).toBe('instructions');
   });
 });

@@ -135,6 +135,17 @@ export function toolSearchPresentation(path: DeferPath): 'schemas' | 'tool-refer
 }
 
 /**
+ * Where a deferred MCP server's usage notes go on a path (`connectMcpServers`' `deferredServerNotes`):
+ * with its tools in `tool_search` results on the `activeTools` path, where our own search answers the
+ * model in text; in the run notes on native paths. There the provider expands the definitions
+ * (OpenAI runs the search itself, so our results never reach the model) or our result is sent as
+ * `tool_reference` blocks (Anthropic), beside which the API documents no text.
+ */
+export function deferredServerNotes(path: DeferPath): 'instructions' | 'tool-search' {
+  return path === 'active-tools' ? 'tool-search' : 'instructions';
+}
+
+/**
  * Presents a deferral decision to the model in use. Chooses the path ({@link chooseDeferPath}) and
  * returns the AI SDK call settings for it:
  *

@@ -6,7 +6,7 @@ export {
   openaiModelSupportsToolSearch,
 } from './choose-defer-path.js';
 export type { ChooseDeferPathInput, DeferModelInfo, DeferPath, DeferPathChoice, DeferPathOverride } from './choose-defer-path.js';
-export { createDeferredTools, toolSearchPresentation } from './create-deferred-tools.js';
+export { createDeferredTools, deferredServerNotes, toolSearchPresentation } from './create-deferred-tools.js';
 export { namesInProviderSearchResult } from './step-observer.js';
 export { activeToolMap } from './active-tool-map.js';
 export type {

@@ -24,6 +24,12 @@ export interface DeferredToolCatalog {
    * they are coming instead of letting it conclude they do not exist. An `McpManager` reports them.
    */
   starting?(): readonly string[];
+  /**
+   * A deferred source's usage notes that the run notes leave out: `tool_search` shows them beside
+   * that source's tools, so they cost tokens only once the model looks for those tools. An
+   * `McpManager` created with `deferredServerNotes: 'tool-search'` gives them for its deferred servers.
+   */
+  serverNotes?(server: string): string | undefined;
 }
 
 /** A catalog over a fixed list (deferred tools that do not come from MCP, tests). */
@@ -52,5 +58,12 @@ export function combineCatalogs(...catalogs: readonly DeferredToolCatalog[]): De
       return combined;
     },
     starting: () => [...new Set(catalogs.flatMap((c) => c.starting?.() ?? []))],
+    serverNotes(server) {
+      for (const c of catalogs) {
+        const notes = c.serverNotes?.(server);
+        if (notes !== undefined) return notes;
+      }
+      return undefined;
+    },
   };
 }

@@ -26,7 +26,12 @@ export type { McpCallResult, McpContentBlock, McpToolCaller, McpToolInfo } from 
 export { McpServerConnection } from './mcp/mcp-connection.js';
 export type { McpConnectionSettings, McpReconnectOptions, McpServerEvent, McpServerStatus } from './mcp/mcp-connection-types.js';
 export { connectMcpServers, mcpConfigKey } from './mcp/mcp-manager.js';
-export type { ConnectMcpServersOptions, McpManager, McpServerState } from './mcp/mcp-manager.js';
+export type {
+  ConnectMcpServersOptions,
+  DeferredServerNotesPlacement,
+  McpManager,
+  McpServerState,
+} from './mcp/mcp-manager.js';
 export { defaultStartConcurrency, StartSlots } from './mcp/start-slots.js';
 
 export { combineCatalogs, staticCatalog } from './catalog.js';

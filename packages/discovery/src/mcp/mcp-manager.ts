@@ -42,11 +42,23 @@ export interface ConnectMcpServersOptions {
   waitForServersMs?: number;
   /** Thresholds of the gate (defaults: the design's 10 / 30). */
   gate?: GateOptions;
+  /**
+   * Where a deferred server's usage notes (`instructions`) go (default `instructions`: in the run
+   * notes, like every server's). With `tool-search` they leave the run notes while the server is
+   * deferred and `serverNotes` gives them to `tool_search`, which shows them beside that server's
+   * tools: 200 servers with notes then cost nothing per step instead of up to 400,000 characters.
+   * Pick it with `@aibuddy/defer`'s `deferredServerNotes(path)`: only where our own `tool_search`
+   * answers the model in text (the `activeTools` path).
+   */
+  deferredServerNotes?: DeferredServerNotesPlacement;
   /** Receives server events (ready, failed, disconnected, reconnect scheduled, tools changed, warnings). */
   onEvent?: (event: McpServerEvent) => void;
   /** Receives stderr chunks of stdio servers. */
   onStderr?: (server: string, chunk: string) => void;
 }
+
+/** Where a deferred MCP server's usage notes go: the run notes, or `tool_search` results. */
+export type DeferredServerNotesPlacement = 'instructions' | 'tool-search';
 
 /** What the host shows about one server. */
 export interface McpServerState {
@@ -77,6 +89,12 @@ export interface McpManager extends DeferredToolCatalog {
    * in the catalogue yet. Empty unless `waitForServersMs` let `connectMcpServers` return early.
    */
   starting(): string[];
+  /**
+   * A deferred server's usage notes, cut as in the run notes, when created with
+   * `deferredServerNotes: 'tool-search'` (its config's `instructions` then leave them out);
+   * `undefined` for a direct server, one without notes, or with the default placement.
+   */
+  serverNotes(server: string): string | undefined;
   /** Resolves when no server is in its first start any more (each is ready, failed or closed). */
   whenStarted(): Promise<void>;
   /** Servers that failed (to start, or for good after a crash), each with its error. */
@@ -182,6 +200,7 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
     byServer: Map<string, McpToolInfo[]>;
     byName: Map<string, McpToolInfo>;
     decision: DeferralDecision;
+    deferredServers: Set<string>;
     deferred: CatalogTool[];
     definitions: Map<string, AnyToolDefinition>;
   };
@@ -214,6 +233,7 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
     );
     const starting = startingNames();
     if (starting.length > 0) decision.starting = starting;
+    const deferredServers = new Set(decision.servers.filter((d) => d.deferred).map((d) => d.server));
     const available = (name: string) => byServer.get(byName.get(name)?.server ?? '')?.status === 'ready';
     const deferred = decision.deferred
       .filter((d) => available(d.name))
@@ -231,10 +251,17 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
           : createMcpToolDefinition(info, (i, a, o) => callTool(i.name, a, o)),
       );
     }
-    cache = { tools, byServer: perServer, byName, decision, deferred, definitions };
+    cache = { tools, byServer: perServer, byName, decision, deferredServers, deferred, definitions };
     cacheVersion = version;
     return cache;
   };
+
+  // A server's notes, cut for the model; with the `tool-search` placement, a deferred server's go to
+  // tool_search (serverNotes) and a direct one's to the run notes, following the gate as it changes.
+  const notesPlacement = options.deferredServerNotes ?? 'instructions';
+  const notesOf = (connection: McpServerConnection) =>
+    connection.instructions ? cutForModel(connection.instructions, MAX_SERVER_INSTRUCTIONS) : undefined;
+  const notesWithSearch = (server: string) => notesPlacement === 'tool-search' && current().deferredServers.has(server);
 
   const isAvailable = (name: string) => {
     const info = current().byName.get(name);
@@ -285,6 +312,10 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
         ...(c.pid ? { pid: c.pid } : {}),
       })),
     starting: startingNames,
+    serverNotes(server) {
+      const connection = byServer.get(server);
+      return connection && notesWithSearch(server) ? notesOf(connection) : undefined;
+    },
     whenStarted: () => started,
     failures: () => connections.filter((c) => c.status === 'failed' && c.error).map((c) => ({ server: c.name, error: c.error! })),
     tools: () => current().tools,
@@ -341,10 +372,8 @@ export async function connectMcpServers(config: McpConfig, options: ConnectMcpSe
           .map((t) => current().definitions.get(t.name))
           .filter((d): d is AnyToolDefinition => d !== undefined),
       instructions: () => {
-        const notes = connection.instructions;
-        if (!notes) return undefined;
-        const cut = cutForModel(notes, MAX_SERVER_INSTRUCTIONS);
-        return `MCP server "${connection.name}" (tools named ${connection.name}__*): ${cut}`;
+        const notes = notesWithSearch(connection.name) ? undefined : notesOf(connection);
+        return notes ? `MCP server "${connection.name}" (tools named ${connection.name}__*): ${notes}` : undefined;
       },
     };
   }

@@ -85,6 +85,11 @@ export interface ToolSearchResult {
   searched: number;
   /** MCP servers still starting, whose tools could not be searched yet (absent when none). */
   starting?: string[];
+  /**
+   * Usage notes of the servers of these tools that the run notes leave out (the catalogue's
+   * `serverNotes`), once per server, in the order of the tools; absent when none.
+   */
+  notes?: { server: string; text: string }[];
   /** What to do next, for the model. */
   note: string;
 }
@@ -147,6 +152,19 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
     embeddingModel: options.embeddingModel,
     cacheDir: options.cacheDir,
     onWarning: options.onWarning,
+  };
+  // Each result repeats the notes of its servers rather than remembering what an earlier result
+  // showed: that result may have been compacted away, and a search is the only time they cost.
+  const notesFor = (found: readonly CatalogTool[]) => {
+    const notes: { server: string; text: string }[] = [];
+    const seen = new Set<string>();
+    for (const { server } of found) {
+      if (server === undefined || seen.has(server)) continue;
+      seen.add(server);
+      const text = options.catalog.serverNotes?.(server);
+      if (text) notes.push({ server, text });
+    }
+    return notes;
   };
   const indexOf = (tools: readonly CatalogTool[]): CatalogIndex => {
     if (last?.tools !== tools) last = catalogIndex(tools, last, indexOptions);
@@ -216,6 +234,7 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
               if (tool) found.push({ ...tool, score: Math.round(hit.score * 1000) / 1000 });
             }
             activeSet?.markDiscovered(found.map((t) => t.name));
+            const notes = notesFor(found);
             const starting = [...(options.catalog.starting?.() ?? [])];
             const note =
               found.length > 0
@@ -227,6 +246,7 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
               tools: found,
               searched: tools.length,
               ...(starting.length > 0 ? { starting } : {}),
+              ...(notes.length > 0 ? { notes } : {}),
               note:
                 starting.length > 0
                   ? `${note} MCP servers still starting: ${listStarting(starting)}; their tools are not searchable yet, so search again in a moment if nothing here fits.`
@@ -245,6 +265,7 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
         const servers = new Map<string, number>();
         for (const t of tools) servers.set(t.server ?? 'other', (servers.get(t.server ?? 'other') ?? 0) + 1);
         const list = [...servers].map(([s, n]) => `${s} (${n})`).join(', ');
+        const withNotes = [...servers.keys()].some((s) => options.catalog.serverNotes?.(s));
         instructionsFor = {
           tools,
           starting: starting.length,
@@ -253,7 +274,8 @@ export function createToolSearchConfig(options: ToolSearchConfigOptions): Server
             (starting.length > 0
               ? `MCP servers still starting: ${listStarting(starting)}; their tools join the search as they come up. `
               : '') +
-            'When you need a capability you do not see among your tools, call tool_search first; the tools it returns can be called from the next step.',
+            'When you need a capability you do not see among your tools, call tool_search first; the tools it returns can be called from the next step.' +
+            (withNotes ? ' The usage notes of their servers come with them: read them before you call.' : ''),
         };
       }
       return instructionsFor.text;
