@@ -5,7 +5,7 @@
 import type { GrepMatch } from '@aibuddy/sandbox';
 import { compileGlob } from './glob-pattern.js';
 import type { GrepLine } from './grep-worker.js';
-import { MAX_LINE_CHARS } from './read-file.js';
+import { lineCutAt, MAX_LINE_CHARS } from './read-file.js';
 
 /** Files larger than this are skipped by the JavaScript engine (ripgrep streams them). */
 export const JS_GREP_MAX_FILE_BYTES = 16 * 1024 * 1024;
@@ -33,7 +33,7 @@ export interface GrepSettings {
 }
 
 function cut(text: string): string {
-  return text.length > MAX_LINE_CHARS ? `${text.slice(0, MAX_LINE_CHARS)}… [line cut]` : text;
+  return text.length > MAX_LINE_CHARS ? `${text.slice(0, lineCutAt(text, MAX_LINE_CHARS))}… [line cut]` : text;
 }
 
 /**

@@ -15,6 +15,8 @@ beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), 'aibuddy-grep-'));
   writeFileSync(join(root, 'ctx.txt'), ['one', 'two', 'MATCH a', 'three', 'four', 'five', 'MATCH b', 'six'].join('\n'));
   writeFileSync(join(root, 'long.txt'), `MATCH ${'y'.repeat(5000)}\n`);
+  // The 2,000-character cut falls between the two halves of the first emoji.
+  writeFileSync(join(root, 'emoji.txt'), `MATCH ${'y'.repeat(1993)}${'😀'.repeat(100)}\n`);
   writeFileSync(join(root, 'bin.dat'), Buffer.from('MATCH\0binary'));
   mkdirSync(join(root, 'many'));
   for (let i = 0; i < 1500; i++) writeFileSync(join(root, 'many', `f${i}.txt`), `needle ${i}\n`);
@@ -40,6 +42,12 @@ for (const engine of ['ripgrep', 'javascript'] as const) {
       const [match] = (await engines[engine].grep('MATCH', { path: 'long.txt' })).matches;
       expect(match!.text.length).toBeLessThan(2100);
       expect(match!.text.startsWith('MATCH yyy')).toBe(true);
+    });
+
+    it('never cuts a long line inside a surrogate pair', async () => {
+      const [match] = (await engines[engine].grep('MATCH', { path: 'emoji.txt' })).matches;
+      expect(match!.text.length).toBeGreaterThan(1990);
+      expect(match!.text).not.toMatch(/\p{Cs}/u); // no lone surrogate
     });
 
     it('refuses an invalid regular expression with an argument error', async () => {

@@ -9,6 +9,14 @@ import { decodeText, guessEncoding } from './encoding.js';
 export const DEFAULT_READ_LIMIT = 2000;
 /** Lines longer than this many characters are cut with a marker. */
 export const MAX_LINE_CHARS = 2000;
+
+/** How many code units of `text` fit in `max` without splitting a surrogate pair (half of one is not text). */
+export function lineCutAt(text: string, max: number): number {
+  let cut = Math.min(max, text.length);
+  const code = text.charCodeAt(cut - 1);
+  if (cut < text.length && code >= 0xd800 && code <= 0xdbff) cut -= 1;
+  return cut;
+}
 /** Bytes sniffed for a NUL byte to call a file binary. */
 export const BINARY_SNIFF_BYTES = 8192;
 
@@ -205,9 +213,7 @@ export async function readFileWindow(
     const lines = raw.map((l) => {
       let text = encoding === 'utf-8' ? l.bytes.toString('utf8') : decodeText(l.bytes, encoding);
       if (l.total > l.bytes.length || text.length > MAX_LINE_CHARS) {
-        let cut = Math.min(MAX_LINE_CHARS, text.length);
-        const code = text.charCodeAt(cut - 1);
-        if (code >= 0xd800 && code <= 0xdbff) cut -= 1; // never split a surrogate pair
+        const cut = lineCutAt(text, MAX_LINE_CHARS);
         text = `${text.slice(0, cut)}… [line ${l.lineNo} cut: ${l.total} bytes long, first ${cut} characters shown]`;
         longLinesCut.push(l.lineNo);
       }

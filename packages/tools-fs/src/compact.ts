@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { cutHeadTail } from '@aibuddy/registry';
 import type { CompactDecision, CompactHookArgs, JsonValue } from '@aibuddy/registry';
 
 /** Input fields that carry whole file text, by tool: the part of an input worth compacting. */
@@ -11,7 +12,9 @@ const EDGE_LINES = 5;
 /** Longest line kept in a compacted text field's head or tail. */
 const EDGE_LINE_CHARS = 200;
 
-const clipLine = (line: string) => (line.length > EDGE_LINE_CHARS ? `${line.slice(0, EDGE_LINE_CHARS)}…` : line);
+// cutHeadTail never splits a surrogate pair: half of one is invalid text for a provider.
+const clipLine = (line: string) =>
+  line.length > EDGE_LINE_CHARS ? `${cutHeadTail(line, { headChars: EDGE_LINE_CHARS, tailChars: 0 }).head}…` : line;
 
 /**
  * The compact form of one long text field: its size, SHA-256, first and last lines and how to

@@ -134,6 +134,20 @@ describe('the group compaction policy for large inputs', () => {
     expect(decision.input?.path).toBe('big.txt');
   });
 
+  it('clips the kept lines without splitting a surrogate pair', () => {
+    // Each line's 200-character clip falls between the two halves of an emoji.
+    const emojiLines = Array.from({ length: 3000 }, () => `${'a'.repeat(199)}${'😀'.repeat(50)}`).join('\n');
+    const decision = compactFilesystemResult({
+      ...base,
+      toolName: 'write_file',
+      input: { path: 'e.txt', content: emojiLines },
+      inputTokens: 30_000,
+    });
+    const compact = decision.input?.content as string;
+    expect(compact).toContain(`${'a'.repeat(199)}…`);
+    expect(compact).not.toMatch(/\p{Cs}/u); // no lone surrogate
+  });
+
   it("compacts an edit's new_text too, and leaves inputs below the threshold alone", () => {
     const edit = compactFilesystemResult({
       ...base,
