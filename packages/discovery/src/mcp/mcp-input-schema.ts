@@ -1,7 +1,7 @@
-import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Validator } from '@cfworker/json-schema';
+import type { OutputUnit, Schema, SchemaDraft } from '@cfworker/json-schema';
 import type { InputIssue, InputValidation, JsonSchema } from '@aibuddy/registry';
+import { cutForModel } from '../cut-for-model.js';
 
 /**
  * Deepest nesting of an MCP tool's input schema we accept. Real tool schemas nest a handful of
@@ -33,62 +33,145 @@ export function mcpSchemaProblem(schema: unknown): string | undefined {
   return undefined;
 }
 
-const OLD_DRAFTS = /json-schema\.org\/draft-0[4-7]\/schema/;
-let draft07: Ajv | undefined;
-let draft2020: Ajv2020 | undefined;
+// Validation interprets the schema (@cfworker/json-schema, the validator the MCP SDK offers besides
+// Ajv) instead of compiling it: Ajv generates and compiles code per schema, 1-2.5 ms for each tool
+// the first time the model calls it, which a catalogue of thousands of third-party tools pays over
+// and over; interpreting costs 0.03-0.08 ms (bench/scale, "call" steps).
 
-// validateSchema: false — compiling the draft's meta-schema costs hundreds of ms on the first call;
-// a broken schema still fails to compile (and the server then validates), which is all we need.
-const AJV_OPTIONS = { strict: false, allErrors: true, validateFormats: false, validateSchema: false } as const;
+/** Longest issue message sent back to the model (an `enum` of 10,000 values is not repeated whole). */
+const MAX_ISSUE_MESSAGE = 300;
+/** Most issues reported for one input. */
+const MAX_ISSUES = 20;
 
-// One shared instance per draft; `fresh` gives a private one, for a schema whose `$id` another tool
-// already registered (two servers may ship the same schema id with different content).
-function ajvFor(schema: JsonSchema, fresh = false): Ajv | Ajv2020 {
-  const old = typeof schema.$schema === 'string' && OLD_DRAFTS.test(schema.$schema);
-  if (fresh) return old ? new Ajv(AJV_OPTIONS) : new Ajv2020(AJV_OPTIONS);
-  if (old) return (draft07 ??= new Ajv(AJV_OPTIONS));
-  return (draft2020 ??= new Ajv2020(AJV_OPTIONS));
+function draftOf(schema: JsonSchema): SchemaDraft {
+  const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (/json-schema\.org\/draft-0[3-4]\//.test(declared)) return '4';
+  if (/json-schema\.org\/draft-0[5-7]\//.test(declared)) return '7';
+  if (/json-schema\.org\/draft\/2019-09\//.test(declared)) return '2019-09';
+  return '2020-12';
 }
 
-function compile(schema: JsonSchema): ValidateFunction | null {
-  try {
-    return ajvFor(schema).compile(schema);
-  } catch {
-    try {
-      return ajvFor(schema, true).compile(schema);
-    } catch {
-      return null;
-    }
+// Keywords whose value is a schema, an array of schemas, or a map of names to schemas.
+const SCHEMA_VALUED = new Set([
+  'not',
+  'if',
+  'then',
+  'else',
+  'items',
+  'contains',
+  'propertyNames',
+  'additionalItems',
+  'additionalProperties',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
+const SCHEMA_ARRAYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+
+/**
+ * A copy of the schema for the validator, without `format`: formats are annotations in JSON Schema
+ * 2020-12 and the server checks its own input, so a date written another way is not refused here.
+ * The copy also keeps the validator's bookkeeping (it marks the schema objects it walks) off the
+ * schema the model is sent. Only schema positions are walked: a property named "format" stays.
+ */
+function validatorCopy(schema: unknown): unknown {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'format' && typeof value === 'string') continue;
+    if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) copy[key] = value.map(validatorCopy);
+    else if (SCHEMA_VALUED.has(key)) copy[key] = validatorCopy(value);
+    else if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value))
+      copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, validatorCopy(sub)]));
+    else copy[key] = value;
   }
+  return copy;
 }
 
-function issuesOf(errors: readonly ErrorObject[] | null | undefined): InputIssue[] {
-  return (errors ?? []).slice(0, 20).map((e) => {
-    const base = e.instancePath
-      .split('/')
-      .slice(1)
-      .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const missing = e.keyword === 'required' ? (e.params as { missingProperty?: string }).missingProperty : undefined;
-    return {
-      path: [...base, ...(missing ? [missing] : [])].join('.'),
-      message: missing ? 'is required' : (e.message ?? `fails "${e.keyword}"`),
-    };
-  });
+/** `#/children/0/name` → `children.0.name` (the validator percent-encodes and escapes each part). */
+function dottedPath(instanceLocation: string): string {
+  return instanceLocation
+    .replace(/^#\/?/, '')
+    .split('/')
+    .filter((part) => part !== '')
+    .map((part) => {
+      let decoded = part;
+      try {
+        decoded = decodeURIComponent(part);
+      } catch {
+        // Not percent-encoded after all: keep it as it is.
+      }
+      return decoded.replace(/~1/g, '/').replace(/~0/g, '~');
+    })
+    .join('.');
+}
+
+// Errors that only say "a subschema below failed": the failure itself is reported too, at its path.
+const WRAPPERS = new Set([
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'dependentSchemas',
+  'items',
+  'prefixItems',
+  'additionalItems',
+  'unevaluatedItems',
+  '$ref',
+  '$recursiveRef',
+  'allOf',
+]);
+const REQUIRED = /^Instance does not have required property "(.*)"\.$/s;
+
+function issuesOf(errors: readonly OutputUnit[]): InputIssue[] {
+  const issues: InputIssue[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    if (WRAPPERS.has(error.keyword)) continue;
+    const path = dottedPath(error.instanceLocation);
+    const missing = error.keyword === 'required' ? REQUIRED.exec(error.error)?.[1] : undefined;
+    const issue: InputIssue =
+      missing !== undefined
+        ? { path: path === '' ? missing : `${path}.${missing}`, message: 'is required' }
+        : error.keyword === 'false'
+          ? { path, message: 'is not allowed' }
+          : { path, message: cutForModel(error.error, MAX_ISSUE_MESSAGE) };
+    const key = `${issue.path}\0${issue.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    issues.push(issue);
+    if (issues.length === MAX_ISSUES) break;
+  }
+  return issues;
+}
+
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
 /**
  * A validator for an MCP tool's input that follows the whole JSON Schema (`$ref`, including the
- * recursive `$ref: "#"`, `required` names with no matching property, `oneOf`, ...) through Ajv, the
- * validator the MCP SDK itself ships. It is compiled at the tool's first call, not at start-up:
- * a catalogue of 10,000 tools pays only for the tools the model uses. A schema Ajv cannot compile
- * leaves validation to the server, which checks its own input anyway.
+ * recursive `$ref: "#"`, `required` names with no matching property, `oneOf`, drafts 4 to 2020-12),
+ * built at the tool's first call, not at start-up: a catalogue of 10,000 tools pays only for the
+ * tools the model uses. A schema the validator cannot use (a `$ref` to another document, a broken
+ * `pattern`) leaves validation to the server, which checks its own input anyway.
  */
 export function createMcpInputValidator(schema: JsonSchema): (input: unknown) => InputValidation<unknown> {
-  let validate: ValidateFunction | null | undefined;
+  let validator: Validator | undefined;
+  // Set once the validator has failed on this schema (not on an input): the server validates from then on.
+  let unusable = false;
   return (input) => {
-    // A failed compile (null) is not retried at every call.
-    if (validate === undefined) validate = compile(schema);
-    if (validate === null || validate(input)) return { success: true, value: input };
-    return { success: false, issues: issuesOf(validate.errors) };
+    if (unusable) return { success: true, value: input };
+    try {
+      validator ??= new Validator(validatorCopy(schema) as Schema, draftOf(schema), false);
+      const result = validator.validate(input);
+      if (result.valid) return { success: true, value: input };
+      return { success: false, issues: issuesOf(result.errors) };
+    } catch (error) {
+      if (isStackOverflow(error))
+        return { success: false, issues: [{ path: '', message: 'nests too deeply to check; send a flatter input' }] };
+      unusable = true;
+      return { success: true, value: input };
+    }
   };
 }
