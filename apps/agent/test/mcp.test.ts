@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEMO_MCP_SERVER_PATH } from '../src/demo.js';
@@ -128,6 +128,50 @@ describe('MCP servers from a config file', { timeout: 120_000 }, () => {
     const requests = log.filter((e) => e.type === 'model-request');
     expect(requests[0]!.tools).not.toContain('big__convert_currency');
     expect(requests[2]!.tools).toContain('big__convert_currency');
+  });
+
+  it('a tool its server marks destructive waits for a confirmation: --no leaves it unrun, --yes runs it', async () => {
+    for (const answer of ['--no', '--yes'] as const) {
+      const dir = tempDir();
+      const events = join(dir, 'events.jsonl');
+      const marker = join(dir, 'forgotten');
+      const model = replay(dir, [
+        {
+          toolCalls: [
+            { toolName: 'small__forget', input: { key: 'k1' }, id: 'forget' },
+            { toolName: 'small__echo', input: { text: 'hi' }, id: 'echo' },
+          ],
+        },
+        { text: 'done' },
+      ]);
+      const destructive = { ...small, args: [...small.args, `--destructive=${marker}`] };
+      const r = await runCli([
+        'run',
+        'forget k1',
+        '--model',
+        model,
+        '--workspace',
+        workspaceIn(dir),
+        '--mcp-config',
+        mcpConfig(dir, { small: destructive }),
+        '--events',
+        events,
+        answer,
+      ]);
+      expect(r.code).toBe(0);
+      const log = readEvents(events);
+      // Only the destructive tool asks, and the person sees the call with its input.
+      expect(log.filter((e) => e.type === 'confirm-request')).toEqual([
+        expect.objectContaining({ toolCallId: 'forget', target: 'forget {"key":"k1"}', scope: 'MCP server "small"' }),
+      ]);
+      expect(log.find((e) => e.type === 'confirm-decision')).toMatchObject({
+        toolCallId: 'forget',
+        approved: answer === '--yes',
+      });
+      expect(existsSync(marker)).toBe(answer === '--yes');
+      const echo = log.find((e) => e.type === 'tool-result' && e.toolCallId === 'echo');
+      expect(JSON.stringify(echo?.model)).toContain('echo: hi');
+    }
   });
 
   it('a broken MCP server is reported with the stage, its stderr and the fix; the run goes on', async () => {

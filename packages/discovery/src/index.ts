@@ -17,6 +17,8 @@ export { DEFAULT_STARTUP_TIMEOUT_MS, loadMcpConfig, MAX_CONFIG_BYTES, parseMcpCo
 export type { McpConfig, McpHttpServerConfig, McpServerConfig, McpServerOptions, McpStdioServerConfig } from './mcp/config.js';
 export { MCP_NAME_SEPARATOR, namespaceToolName, uniqueToolName } from './mcp/tool-names.js';
 export { createMcpInputValidator, MAX_MCP_SCHEMA_DEPTH, MAX_MCP_SCHEMA_NODES, mcpSchemaProblem } from './mcp/mcp-input-schema.js';
+export { isDestructiveMcpTool, MCP_CONFIRM_MODES, mcpCallImpact, mcpCallNeedsConfirmation } from './mcp/mcp-confirmation.js';
+export type { McpConfirmMode, McpToolAnnotations } from './mcp/mcp-confirmation.js';
 export { MCP_STDIO_MAX_MESSAGE_BYTES, ProcessGroupStdioTransport } from './mcp/process-group-transport.js';
 export type { ProcessGroupTransportOptions } from './mcp/process-group-transport.js';
 export { MAX_MCP_TOOL_DESCRIPTION, readToolList } from './mcp/read-tool-list.js';

@@ -8,6 +8,8 @@
 //   --hang           write to stderr, then never answer (start-up timeout test)
 //   --exit-early     write to stderr, then exit 2 before the handshake
 //   --bad-schema     one tool has a non-object input schema
+//   --annotated      also offer tools with annotations: read_notes (read-only), delete_note
+//                    (destructive), add_note (writes, not destructive), odd_hints (hints of the wrong type)
 //   --instructions=T the server's usage notes (initialize result)
 //   --stubborn       ignores SIGTERM and the end of stdin (only SIGKILL ends it)
 //   --start-dir=D    a slow start: leaves a marker file in D for --start-ms (default 300) before it
@@ -60,6 +62,25 @@ if (args.hang) {
           properties: { name: { type: 'string' }, remove: { type: 'string' }, description: { type: 'string' } },
           required: ['name'],
         },
+      },
+    );
+  }
+  if (args.annotated) {
+    const text = { type: 'object', properties: { id: { type: 'string' } } };
+    tools.push(
+      { name: 'read_notes', description: 'Reads notes.', inputSchema: text, annotations: { readOnlyHint: true } },
+      {
+        name: 'delete_note',
+        description: 'Deletes a note for good.',
+        inputSchema: text,
+        annotations: { title: 'Delete a note', readOnlyHint: false, destructiveHint: true },
+      },
+      { name: 'add_note', description: 'Adds a note.', inputSchema: text, annotations: { destructiveHint: false } },
+      {
+        name: 'odd_hints',
+        description: 'Odd hints.',
+        inputSchema: text,
+        annotations: { destructiveHint: 'yes', readOnlyHint: 1 },
       },
     );
   }

@@ -2,6 +2,8 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { McpConfigError } from '../errors.js';
+import { MCP_CONFIRM_MODES } from './mcp-confirmation.js';
+import type { McpConfirmMode } from './mcp-confirmation.js';
 
 /** Largest MCP config file read (a config is a few KB; this only stops a runaway file). */
 export const MAX_CONFIG_BYTES = 16 * 1024 * 1024;
@@ -21,6 +23,11 @@ export interface McpServerOptions {
   startupTimeoutMs?: number;
   /** Skip this server entirely (kept in the file, not started). */
   disabled?: boolean;
+  /**
+   * Which calls of this server's tools wait for a person's confirmation: `destructive` (default,
+   * the tools the server marks destructive), `always` or `never`. See {@link McpConfirmMode}.
+   */
+  confirm?: McpConfirmMode;
 }
 
 /** A server started as a child process speaking MCP over stdio. */
@@ -58,7 +65,7 @@ export interface McpConfig {
   warnings: string[];
 }
 
-const COMMON_KEYS = new Set(['type', 'alwaysLoad', 'allowTools', 'denyTools', 'startupTimeoutMs', 'disabled']);
+const COMMON_KEYS = new Set(['type', 'alwaysLoad', 'allowTools', 'denyTools', 'startupTimeoutMs', 'disabled', 'confirm']);
 const STDIO_KEYS = new Set([...COMMON_KEYS, 'command', 'args', 'env', 'cwd']);
 const HTTP_KEYS = new Set([...COMMON_KEYS, 'url', 'headers']);
 const SERVER_NAME = /^[a-zA-Z0-9_.-]{1,64}$/;
@@ -79,6 +86,12 @@ const OptionsSchema = z.object({
     .number({ error: '"startupTimeoutMs" must be a positive number of milliseconds (for example 30000).' })
     .positive({ error: '"startupTimeoutMs" must be a positive number of milliseconds (for example 30000).' })
     .finite({ error: '"startupTimeoutMs" must be a positive number of milliseconds (for example 30000).' })
+    .optional(),
+  confirm: z
+    .enum(MCP_CONFIRM_MODES as [McpConfirmMode, ...McpConfirmMode[]], {
+      error:
+        '"confirm" must be "destructive" (the default: calls of the tools the server marks destructive wait for a person), "always" or "never".',
+    })
     .optional(),
 });
 const StdioEntrySchema = OptionsSchema.extend({
@@ -108,6 +121,7 @@ function optionsOf(entry: z.infer<typeof OptionsSchema>): McpServerOptions {
   if (entry.allowTools !== undefined) options.allowTools = [...entry.allowTools];
   if (entry.denyTools !== undefined) options.denyTools = [...entry.denyTools];
   if (entry.startupTimeoutMs !== undefined) options.startupTimeoutMs = entry.startupTimeoutMs;
+  if (entry.confirm !== undefined) options.confirm = entry.confirm;
   return options;
 }
 

@@ -1,5 +1,7 @@
 import { defineTool, ToolError } from '@aibuddy/registry';
 import type { AnyToolDefinition, JsonSchema, ModelOutput } from '@aibuddy/registry';
+import { mcpCallImpact } from './mcp-confirmation.js';
+import type { McpToolAnnotations } from './mcp-confirmation.js';
 import { createMcpInputValidator } from './mcp-input-schema.js';
 
 /** One MCP tool as the catalog knows it. */
@@ -16,6 +18,10 @@ export interface McpToolInfo {
   inputSchema: JsonSchema;
   /** Whether the server's schema had to be replaced or completed (see `normalizeMcpInputSchema`). */
   schemaFallback: boolean;
+  /** The hints the server gave about the tool (`readOnlyHint`, `destructiveHint`, ...), when it gave any. */
+  annotations?: McpToolAnnotations;
+  /** Each call waits for a person's confirmation (see `mcpCallNeedsConfirmation`). */
+  confirm?: boolean;
 }
 
 /** A content block of an MCP `CallToolResult` (the fields we read). */
@@ -151,8 +157,12 @@ export function createMcpToolDefinition(info: McpToolInfo, call: McpToolCaller):
     },
     toModelOutput: ({ output }: { output: McpCallResult }) => mcpResultToModelOutput(output),
   };
-  // The model sees the server's schema as it is; input is checked against it by Ajv (compiled at the
-  // first call), so every JSON Schema the server can write is enforced, `$ref` and all.
-  const definition = defineTool({ ...spec, inputSchema: PERMISSIVE_SCHEMA });
+  // The model sees the server's schema as it is; input is checked against it by our validator (set
+  // up at the first call), so every JSON Schema the server can write is enforced, `$ref` and all.
+  const definition = defineTool({
+    ...spec,
+    inputSchema: PERMISSIVE_SCHEMA,
+    ...(info.confirm ? { impact: (input: unknown) => mcpCallImpact(info, input) } : {}),
+  });
   return { ...definition, inputJsonSchema: info.inputSchema, validate: createMcpInputValidator(info.inputSchema) };
 }

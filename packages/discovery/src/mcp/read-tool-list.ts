@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import type { McpServerConfig } from './config.js';
 import { cutForModel } from '../cut-for-model.js';
+import { mcpCallNeedsConfirmation } from './mcp-confirmation.js';
+import type { McpToolAnnotations } from './mcp-confirmation.js';
 import { mcpSchemaProblem } from './mcp-input-schema.js';
 import { normalizeMcpInputSchema } from './mcp-tool.js';
 import type { McpToolInfo } from './mcp-tool.js';
@@ -25,11 +27,33 @@ export interface McpExcludedTool {
 export const MAX_MCP_TOOL_DESCRIPTION = 2_048;
 
 // The SDK's own schema rejects the whole page when one tool is malformed; we keep the good ones.
+// Annotations are hints: one of the wrong type is dropped, not the tool.
+const hint = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
+const LaxAnnotations = hint(
+  z.looseObject({
+    title: hint(z.string()),
+    readOnlyHint: hint(z.boolean()),
+    destructiveHint: hint(z.boolean()),
+    idempotentHint: hint(z.boolean()),
+    openWorldHint: hint(z.boolean()),
+  }),
+);
 const LaxToolSchema = z.looseObject({
   name: z.unknown(),
   description: z.unknown().optional(),
   inputSchema: z.unknown().optional(),
+  annotations: LaxAnnotations,
 });
+
+/** The annotations the server set, without unknown keys and without keys of the wrong type. */
+function annotationsOf(raw: z.infer<typeof LaxAnnotations>): McpToolAnnotations | undefined {
+  if (!raw) return undefined;
+  const out: McpToolAnnotations = {};
+  if (raw.title !== undefined) out.title = raw.title;
+  for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+    if (raw[key] !== undefined) out[key] = raw[key];
+  return Object.keys(out).length > 0 ? out : undefined;
+}
 
 /**
  * Turns a server's raw `tools/list` items into the catalogue's tools: allow / deny lists applied,
@@ -39,7 +63,7 @@ const LaxToolSchema = z.looseObject({
 export function readToolList(
   raw: readonly unknown[],
   server: string,
-  config: Pick<McpServerConfig, 'allowTools' | 'denyTools'>,
+  config: Pick<McpServerConfig, 'allowTools' | 'denyTools' | 'confirm'>,
   warn: (message: string) => void,
 ): { tools: McpToolInfo[]; excluded: McpExcludedTool[] } {
   const allow = config.allowTools ? new Set(config.allowTools) : undefined;
@@ -77,7 +101,17 @@ export function readToolList(
     if (given.length > MAX_MCP_TOOL_DESCRIPTION) cut.push(`"${original}" (${given.length} characters)`);
     const description =
       given.trim() !== '' ? cutForModel(given, MAX_MCP_TOOL_DESCRIPTION) : `${original} (tool of the MCP server "${server}")`;
-    tools.push({ name, originalName: original, server, description, inputSchema: schema, schemaFallback: fallback });
+    const annotations = annotationsOf(parsed.data.annotations);
+    tools.push({
+      name,
+      originalName: original,
+      server,
+      description,
+      inputSchema: schema,
+      schemaFallback: fallback,
+      ...(annotations ? { annotations } : {}),
+      ...(mcpCallNeedsConfirmation(config.confirm, annotations) ? { confirm: true } : {}),
+    });
   }
   // One warning per list, however many tools it cuts.
   if (cut.length > 0) {
