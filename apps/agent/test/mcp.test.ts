@@ -174,6 +174,38 @@ describe('MCP servers from a config file', { timeout: 120_000 }, () => {
     }
   });
 
+  it('a deferred destructive tool asks too, once tool_search has loaded it', async () => {
+    const dir = tempDir();
+    const events = join(dir, 'events.jsonl');
+    const model = replay(dir, [
+      { toolCalls: [{ toolName: 'tool_search', input: { query: 'delete a note for good' }, id: 'search' }] },
+      { toolCalls: [{ toolName: 'notes__delete_note', input: { id: 'n7' }, id: 'delete' }] },
+      { text: 'done' },
+    ]);
+    const notes = { command: process.execPath, args: [SLOW_SERVER, '--tools=12', '--annotated'] };
+    const r = await runCli([
+      'run',
+      'delete note n7',
+      '--model',
+      model,
+      '--workspace',
+      workspaceIn(dir),
+      '--mcp-config',
+      mcpConfig(dir, { notes }),
+      '--events',
+      events,
+      '--no',
+    ]);
+    expect(r.code).toBe(0);
+    const log = readEvents(events);
+    const found = log.find((e) => e.type === 'tool-result' && e.toolCallId === 'search')!.client.tools;
+    expect(found.map((t: { name: string }) => t.name)).toContain('notes__delete_note');
+    expect(log.filter((e) => e.type === 'confirm-request')).toEqual([
+      expect.objectContaining({ toolCallId: 'delete', target: 'delete_note {"id":"n7"}', scope: 'MCP server "notes"' }),
+    ]);
+    expect(log.find((e) => e.type === 'confirm-decision')).toMatchObject({ toolCallId: 'delete', approved: false });
+  });
+
   it('a broken MCP server is reported with the stage, its stderr and the fix; the run goes on', async () => {
     const dir = tempDir();
     const broken = {
