@@ -66,26 +66,59 @@ const SCHEMA_VALUED = new Set([
   'unevaluatedProperties',
 ]);
 const SCHEMA_ARRAYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
 
 /**
- * A copy of the schema for the validator, without `format`: formats are annotations in JSON Schema
- * 2020-12 and the server checks its own input, so a date written another way is not refused here.
+ * A copy of the schema for the validator, without the keywords left to the server:
+ * - `format`: an annotation in JSON Schema 2020-12, so a date written another way is not refused here;
+ * - `pattern` and `patternProperties`: a server's regular expression run on the model's input can
+ *   backtrack for hours (`^(a+)+$` on forty "a" and a "!") and would block the host, which cannot
+ *   interrupt a running match. With `patternProperties` gone, `additionalProperties` and
+ *   `unevaluatedProperties` go too (they would refuse the properties it matched): the check only widens.
  * The copy also keeps the validator's bookkeeping (it marks the schema objects it walks) off the
  * schema the model is sent. Only schema positions are walked: a property named "format" stays.
  */
 function validatorCopy(schema: unknown): unknown {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema;
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'format' && typeof value === 'string') continue;
-    if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) copy[key] = value.map(validatorCopy);
-    else if (SCHEMA_VALUED.has(key)) copy[key] = validatorCopy(value);
+  let droppedPatternProperties = false;
+  const copyOf = (node: unknown): unknown => {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
+    const copy: Record<string, unknown> = {};
+    const entries = Object.entries(node);
+    const patterned = entries.some(([key]) => key === 'patternProperties');
+    for (const [key, value] of entries) {
+      if ((key === 'format' || key === 'pattern') && typeof value === 'string') continue;
+      if (key === 'patternProperties') {
+        droppedPatternProperties = true;
+        continue;
+      }
+      if (patterned && key === 'additionalProperties') continue;
+      if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) copy[key] = value.map(copyOf);
+      else if (SCHEMA_VALUED.has(key)) copy[key] = copyOf(value);
+      else if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value))
+        copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, copyOf(sub)]));
+      else copy[key] = value;
+    }
+    return copy;
+  };
+  const copy = copyOf(schema);
+  // `unevaluatedProperties` sees through `allOf`, `$ref` and the rest: once any patternProperties is
+  // gone, none of them can be trusted.
+  return droppedPatternProperties ? withoutKeyword(copy, 'unevaluatedProperties') : copy;
+}
+
+/** The copy without `keyword` at any schema position. */
+function withoutKeyword(node: unknown, keyword: string): unknown {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === keyword) continue;
+    if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) out[key] = value.map((v) => withoutKeyword(v, keyword));
+    else if (SCHEMA_VALUED.has(key)) out[key] = withoutKeyword(value, keyword);
     else if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value))
-      copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, validatorCopy(sub)]));
-    else copy[key] = value;
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutKeyword(sub, keyword)]));
+    else out[key] = value;
   }
-  return copy;
+  return out;
 }
 
 /** `#/children/0/name` → `children.0.name` (the validator percent-encodes and escapes each part). */
@@ -153,8 +186,9 @@ function isStackOverflow(error: unknown): boolean {
  * A validator for an MCP tool's input that follows the whole JSON Schema (`$ref`, including the
  * recursive `$ref: "#"`, `required` names with no matching property, `oneOf`, drafts 4 to 2020-12),
  * built at the tool's first call, not at start-up: a catalogue of 10,000 tools pays only for the
- * tools the model uses. A schema the validator cannot use (a `$ref` to another document, a broken
- * `pattern`) leaves validation to the server, which checks its own input anyway.
+ * tools the model uses. `format`, `pattern` and `patternProperties` are left to the server (see
+ * {@link validatorCopy}), and so is a schema the validator cannot use (a `$ref` to another document,
+ * two subschemas with one `$id`): the server checks its own input anyway.
  */
 export function createMcpInputValidator(schema: JsonSchema): (input: unknown) => InputValidation<unknown> {
   let validator: Validator | undefined;
