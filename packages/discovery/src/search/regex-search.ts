@@ -1,3 +1,4 @@
+import { RE2JS } from 're2js';
 import { ToolSearchQueryError } from './errors.js';
 import type { ToolSearchHit } from './types.js';
 
@@ -13,9 +14,7 @@ export interface RegexDocument {
 /** Longest pattern accepted (Anthropic's regex tool search uses the same bound). */
 export const MAX_REGEX_LENGTH = 200;
 
-// A group containing + or * (or {n,}) that is itself followed by +, * or {.
-const NESTED_QUANTIFIER = /\((?:[^()\\]|\\.)*(?:[+*]|\{\d*,\d*\})(?:[^()\\]|\\.)*\)\s*(?:[+*]|\{\d*,)/;
-// Text tested per field: enough for any real description, and a bound on matching time.
+// Text tested per field: enough for any real description.
 const MAX_FIELD_CHARS = 4000;
 
 // Where a match counts most: a pattern that matches the name is what the model was looking for.
@@ -24,11 +23,22 @@ const SERVER_SCORE = 2;
 const DESCRIPTION_SCORE = 1.5;
 const PARAMS_SCORE = 1;
 
+/** A compiled regex query. */
+export interface RegexQuery {
+  /** Whether the pattern matches somewhere in `text`. */
+  test(text: string): boolean;
+}
+
+// Constructs RE2 has no linear-time way to run: the reason is named instead of "invalid".
+const NEEDS_BACKTRACKING = /\\[1-9]|\\k<|\(\?<?[=!]/;
+
 /**
- * Compiles a regex query. A leading `(?i)` (Python style, which models often write) becomes the `i`
- * flag, since JavaScript only accepts flags outside the pattern.
+ * Compiles a regex query with RE2's semantics (re2js): matching takes time linear in the text,
+ * whatever the pattern. The model writes the pattern, and a JavaScript RegExp cannot be interrupted:
+ * "((\\w+))+!" or "a.*a.*a.*a.*x" on a long description would block the host for hours. A leading
+ * `(?i)` (Python and RE2 style, which models often write) is RE2's own flag syntax.
  */
-export function compileRegexQuery(query: string): RegExp {
+export function compileRegexQuery(query: string): RegexQuery {
   if (query.length === 0)
     throw new ToolSearchQueryError('The regex query is empty; pass a pattern such as "weather" or "get_.*_issue".', { query });
   if (query.length > MAX_REGEX_LENGTH) {
@@ -37,36 +47,19 @@ export function compileRegexQuery(query: string): RegExp {
       { query },
     );
   }
-  // Nested quantifiers ("(a+)+", "(\\w*)*") can backtrack exponentially on long descriptions, and
-  // JavaScript regexes cannot be interrupted: refuse them up front.
-  if (NESTED_QUANTIFIER.test(query)) {
+  if (NEEDS_BACKTRACKING.test(query)) {
     throw new ToolSearchQueryError(
-      'The regex query repeats a group that itself contains a repetition (like "(a+)+"), which can take forever to run. Simplify the pattern.',
+      'The regex query uses backreferences and lookaround ("\\1", "(?=", "(?!", "(?<="), which this search does not run (it matches in linear time). Write the pattern without them, or search with plain words.',
       { query },
     );
   }
-  let source = query;
-  let flags = 'u';
-  const inline = /^\(\?([imsx]+)\)/.exec(source);
-  if (inline) {
-    source = source.slice(inline[0].length);
-    for (const f of inline[1] as string) if (f === 'i' || f === 'm' || f === 's') flags += f;
-  }
   try {
-    return new RegExp(source, flags);
+    return RE2JS.compile(query);
   } catch (cause) {
-    try {
-      // Patterns written for Python's `re` are not always valid in Unicode mode (e.g. "\-" escapes).
-      return new RegExp(source, flags.replace('u', ''));
-    } catch {
-      throw new ToolSearchQueryError(
-        `The regex query is not a valid pattern: ${(cause as Error).message}. Fix the pattern and retry.`,
-        {
-          query,
-          cause,
-        },
-      );
-    }
+    throw new ToolSearchQueryError(
+      `The regex query is not a valid pattern: ${(cause as Error).message}. Fix the pattern and retry.`,
+      { query, cause },
+    );
   }
 }
 

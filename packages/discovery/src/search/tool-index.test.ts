@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createToolIndex, ToolSearchQueryError, type ToolIndexEntry } from './index.js';
 
 const obj = (properties: Record<string, { type: string; description?: string }>) => ({ type: 'object', properties });
@@ -256,9 +256,33 @@ describe('createToolIndex: regex queries', () => {
     }
     expect(() => index.search('a'.repeat(201), { regex: true })).toThrow(/limit is 200/);
     expect(() => index.search('', { regex: true })).toThrow(ToolSearchQueryError);
-    expect(() => index.search('(a+)+$', { regex: true })).toThrow(/repeats a group/);
-    expect(() => index.search('(\\w*)*x', { regex: true })).toThrow(ToolSearchQueryError);
     expect(names(index.search('(get|list)_.*', { regex: true, limit: 10 }))).toContain('github__list_issues');
+    // Backreferences and lookaround need backtracking: refused with the reason.
+    expect(() => index.search('(issue)\\1', { regex: true })).toThrow(/backreferences and lookaround/);
+    expect(() => index.search('issue(?=s)', { regex: true })).toThrow(/backreferences and lookaround/);
+  });
+
+  it("runs the model's pattern in linear time: patterns that backtrack for hours in a JS engine answer at once", () => {
+    // Each backtracks exponentially or polynomially in a JS engine when it fails on a run of "a": on a
+    // description of 40 it would take hours. The spy checks that no JS RegExp is built from them (the
+    // text is short enough that a regression fails here instead of hanging), and the answers show
+    // that the patterns were really run.
+    const long = createToolIndex([
+      ...catalog,
+      { name: 'odd__tool', description: `${'a'.repeat(16)} then a bang: aa!`, inputSchema: { type: 'object' }, server: 'odd' },
+    ]);
+    const evil = ['((\\w+))+!', '(.*a){4}x', 'a.*a.*a.*a.*a.*x', '(a|a)+!', '(?:\\w|\\w\\w)+$'];
+    const spy = vi.spyOn(globalThis, 'RegExp');
+    let built: string[];
+    let hits: string[][];
+    try {
+      hits = evil.map((q) => names(long.search(q, { regex: true, limit: 3 })));
+      built = spy.mock.calls.map(([source]) => String(source));
+    } finally {
+      spy.mockRestore();
+    }
+    expect(hits.slice(0, 4)).toEqual([['odd__tool'], [], [], ['odd__tool']]);
+    expect(built.filter((source) => evil.includes(source))).toEqual([]);
   });
 });
 
