@@ -186,9 +186,10 @@ function isStackOverflow(error: unknown): boolean {
  * A validator for an MCP tool's input that follows the whole JSON Schema (`$ref`, including the
  * recursive `$ref: "#"`, `required` names with no matching property, `oneOf`, drafts 4 to 2020-12),
  * built at the tool's first call, not at start-up: a catalogue of 10,000 tools pays only for the
- * tools the model uses. `format`, `pattern` and `patternProperties` are left to the server (see
- * {@link validatorCopy}), and so is a schema the validator cannot use (a `$ref` to another document,
- * two subschemas with one `$id`): the server checks its own input anyway.
+ * tools the model uses. `format`, `pattern` and `patternProperties` are left to the server (a
+ * server's backtracking regular expression run on the model's input could block the host), and so
+ * is a schema the validator cannot use (a `$ref` to another document, two subschemas with one `$id`):
+ * the server checks its own input anyway.
  */
 export function createMcpInputValidator(schema: JsonSchema): (input: unknown) => InputValidation<unknown> {
   let validator: Validator | undefined;
