@@ -91,7 +91,10 @@ export function createAiTools(resolved: ResolvedToolSet | readonly ResolvedTool[
     );
   }
 
-  for (const entry of list) {
+  // Each AI SDK tool is built at its first lookup: a host with 10,000 deferred MCP tools offers a
+  // few per step, and building them all (a dozen closures and the SDK's schema wrapper each) cost
+  // memory for every tool and time at every recomposition. Enumerating the map still lists them all.
+  const build = (entry: ResolvedTool): Tool => {
     const definition = entry.definition;
     const toolName = definition.name;
 
@@ -320,7 +323,7 @@ export function createAiTools(resolved: ResolvedToolSet | readonly ResolvedTool[
       return model as ToolResultOutput;
     };
 
-    tools[toolName] = tool({
+    return tool({
       description: definition.description,
       // Validation happens in `execute`, so that bad input becomes a `parameters` error the model
       // can read and fix, instead of an SDK-level failure with no stage.
@@ -349,8 +352,29 @@ export function createAiTools(resolved: ResolvedToolSet | readonly ResolvedTool[
           }
         : {}),
     }) as Tool;
-  }
+  };
+  for (const entry of list) defineLazyTool(tools, entry.definition.name, () => build(entry));
   return tools;
+}
+
+/**
+ * `tools[name]`, built by `make` at the first read and kept from then on (as a plain property).
+ * Assigning or deleting it works as on any object.
+ */
+function defineLazyTool(tools: ToolSet, name: string, make: () => Tool): void {
+  const settle = (value: Tool | undefined): void => {
+    Object.defineProperty(tools, name, { value, writable: true, enumerable: true, configurable: true });
+  };
+  Object.defineProperty(tools, name, {
+    get: () => {
+      const value = make();
+      settle(value);
+      return value;
+    },
+    set: settle,
+    enumerable: true,
+    configurable: true,
+  });
 }
 
 function safeImpact(definition: AnyToolDefinition, input: unknown): ImpactAssessment | undefined {
