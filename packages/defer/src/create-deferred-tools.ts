@@ -227,14 +227,16 @@ function buildDeferredTools(options: CreateDeferredToolsOptions): DeferredTools 
   const warnings: string[] = [];
   const toolSearchName = TOOL_SEARCH_TOOL_NAME;
 
-  const input: ToolSet = { ...options.tools };
+  // Copied with their descriptors, not spread: `createAiTools` builds each tool at its first lookup,
+  // and a spread would build the whole catalogue here.
+  const input: ToolSet = copyToolMap(options.tools);
   const toolSearch = input[toolSearchName];
   delete input[toolSearchName];
 
   const deferredNames: string[] = [];
   const serverOfDeferred = new Map<string, string>();
   for (const d of options.decision.deferred) {
-    if (!input[d.name]) {
+    if (!Object.hasOwn(input, d.name)) {
       warnings.push(`deferred tool "${d.name}" (server "${d.server}") is not in the tool set; ignored`);
       continue;
     }
@@ -242,7 +244,7 @@ function buildDeferredTools(options: CreateDeferredToolsOptions): DeferredTools 
     serverOfDeferred.set(d.name, d.server);
   }
   const direct = options.decision.direct.filter((name) => {
-    if (input[name]) return true;
+    if (Object.hasOwn(input, name)) return true;
     warnings.push(`direct tool "${name}" is not in the tool set; ignored`);
     return false;
   });
@@ -356,7 +358,8 @@ function buildDeferredTools(options: CreateDeferredToolsOptions): DeferredTools 
     };
     offeredToolNames = () => Object.keys(tools);
   } else {
-    const all: ToolSet = { ...input, [toolSearchName]: toolSearch! };
+    const all: ToolSet = copyToolMap(input);
+    all[toolSearchName] = toolSearch!;
     const fixed = [...loadedNames, toolSearchName];
     // Direct tools stay offered by the gate's decision; deferred ones once the active set holds them
     // (which also drops the tools of a server that went away). O(active tools): only discoveries are read.
@@ -403,4 +406,9 @@ function buildDeferredTools(options: CreateDeferredToolsOptions): DeferredTools 
         : Object.keys(tools),
     warnings,
   };
+}
+
+/** A copy of a tool map that leaves lazily built tools unbuilt (their accessors are copied). */
+function copyToolMap(tools: ToolSet): ToolSet {
+  return Object.defineProperties({} as ToolSet, Object.getOwnPropertyDescriptors(tools));
 }

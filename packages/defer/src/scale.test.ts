@@ -45,6 +45,32 @@ describe('the activeTools path at scale', () => {
     expect(Math.max(...enumerated)).toBeLessThanOrEqual(5);
   });
 
+  it('reads only the tools it offers: the deferred ones stay unbuilt (createAiTools builds a tool at its first lookup)', async () => {
+    const catalog = buildCatalog({ servers: { github: 300 } });
+    const read = new Set<string>();
+    const watched = {} as typeof catalog.tools;
+    for (const name of Object.keys(catalog.tools))
+      Object.defineProperty(watched, name, {
+        get: () => {
+          read.add(name);
+          return catalog.tools[name];
+        },
+        enumerable: true,
+        configurable: true,
+      });
+    const deferred = createDeferredTools({ tools: watched, decision: catalog.decision, model: haiku });
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: 'tool_search', input: { query: 'create github issue', limit: 2 }, id: 's' }] },
+      { toolCalls: [{ toolName: 'github__create_issue', input: { title: 'x' }, id: 'c' }] },
+      { text: 'done' },
+    ]);
+    await generateText({ model, prompt: 'go', stopWhen: stepCountIs(5), ...deferred.callSettings });
+    expect(lastToolResult(model, 'c')?.output).toMatchObject({ type: 'json', value: { ok: true } });
+    // Core (2), tool_search and what the search found (at most 2): never the 300 deferred tools.
+    expect(read.has('github__create_issue')).toBe(true);
+    expect(read.size).toBeLessThanOrEqual(5);
+  });
+
   it('refuses, at the discovery stage, a deferral whose tool set has no tool_search', () => {
     const catalog = buildCatalog({ servers: { github: 12 } });
     const { tool_search: _omitted, ...withoutSearch } = catalog.tools;

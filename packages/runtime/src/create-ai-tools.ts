@@ -358,20 +358,24 @@ export function createAiTools(resolved: ResolvedToolSet | readonly ResolvedTool[
 }
 
 /**
- * `tools[name]`, built by `make` at the first read and kept from then on (as a plain property).
- * Assigning or deleting it works as on any object.
+ * `tools[name]`, built by `make` at the first read and kept from then on (as a plain property of the
+ * object read). Assigning or deleting it works as on any object. A copy of the map made with its
+ * property descriptors (defer's tool maps) shares the one built tool.
  */
 function defineLazyTool(tools: ToolSet, name: string, make: () => Tool): void {
-  const settle = (value: Tool | undefined): void => {
-    Object.defineProperty(tools, name, { value, writable: true, enumerable: true, configurable: true });
+  let built: Tool | undefined;
+  const settle = (target: object, value: Tool | undefined): void => {
+    Object.defineProperty(target, name, { value, writable: true, enumerable: true, configurable: true });
   };
   Object.defineProperty(tools, name, {
-    get: () => {
-      const value = make();
-      settle(value);
-      return value;
+    get(this: object) {
+      built ??= make();
+      settle(this, built);
+      return built;
     },
-    set: settle,
+    set(this: object, value: Tool | undefined) {
+      settle(this, value);
+    },
     enumerable: true,
     configurable: true,
   });
