@@ -12,13 +12,15 @@
 //                  tool_search, the MCP call, prepareStep: everything between two model calls)
 //   exec(i)      = the MCP call's own duration (runtime's `tool-finished.durationMs`; 0 for searches)
 //   overhead(i)  = gap(i) − exec(i): the tool layer's cost of that step
+//   CPU(i)       = CPU time of the process between the two calls (all threads: V8's helper threads
+//                  mark the heap and compile in the background) and of the main thread alone (Linux)
 // The first search builds the index (once per catalogue change); it is reported apart from the
 // steady state (the median and max of the other 9 steps). Memory: V8 heap after a full GC, before
 // composition and after the run, per 1,000 tools. Baseline: the 100-tool run of the same invocation.
 // Composition waits for every server (so every step sees the whole catalogue) unless --mcp-wait=MS
 // sets the host's `mcpStartWaitMs`: the steps then start while servers are still coming up.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -78,6 +80,9 @@ function parent() {
       cpuMedianMs: median(each.map((e) => e.cpuMedianMs)),
       searchCpuMedianMs: median(each.map((e) => e.searchCpuMedianMs)),
       callCpuMedianMs: median(each.map((e) => e.callCpuMedianMs)),
+      mainMedianMs: median(each.map((e) => e.mainMedianMs)),
+      searchMainMedianMs: median(each.map((e) => e.searchMainMedianMs)),
+      callMainMedianMs: median(each.map((e) => e.callMainMedianMs)),
       searchWallMedianMs: median(each.map((e) => e.searchWallMedianMs)),
       callWallMedianMs: median(each.map((e) => e.callWallMedianMs)),
       maxMs: Math.max(...each.map((e) => e.maxMs)),
@@ -105,9 +110,9 @@ function parent() {
   );
   console.log('');
   console.log(
-    'deferred tools | servers | start-up ms | all servers up ms | step overhead, wall: all / search / call ms | × 100 (all) | step CPU: all / search / call ms | × 100 (all) | engine query p50 ms | first step ms | heap MB | heap MB / 1,000 tools | system prompt chars (largest step) | server notes in search results, chars | calls ok',
+    'deferred tools | servers | start-up ms | all servers up ms | step overhead, wall: all / search / call ms | × 100 (all) | step CPU (process): all / search / call ms | × 100 (all) | main-thread CPU: all / search / call ms | × 100 (all) | engine query p50 ms | first step ms | heap MB | heap MB / 1,000 tools | system prompt chars (largest step) | server notes in search results, chars | calls ok',
   );
-  console.log('---:|---:|---:|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:');
+  console.log('---:|---:|---:|---:|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:');
   for (const r of results) {
     console.log(
       [
@@ -123,6 +128,8 @@ function parent() {
         x(r.medianMs, base.medianMs),
         `${ms(r.cpuMedianMs)} / ${ms(r.searchCpuMedianMs)} / ${ms(r.callCpuMedianMs)}`,
         x(r.cpuMedianMs, base.cpuMedianMs),
+        `${ms(r.mainMedianMs)} / ${ms(r.searchMainMedianMs)} / ${ms(r.callMainMedianMs)}`,
+        x(r.mainMedianMs, base.mainMedianMs),
         ms(r.engineQueryP50Ms),
         ms(r.firstSearchMs),
         (r.heapDeltaBytes / 2 ** 20).toFixed(1),
@@ -140,6 +147,7 @@ function parent() {
       ['CPU', 'cpuMedianMs'],
       ['call-step CPU', 'callCpuMedianMs'],
       ['search-step CPU', 'searchCpuMedianMs'],
+      ['main-thread CPU', 'mainMedianMs'],
     ]) {
       const ratio = big[key] / base[key];
       console.log(
@@ -197,6 +205,16 @@ async function child(size) {
 
   const { ReplayLanguageModel } = await import(pathToFileURL(join(repoRoot, 'packages/runtime/dist/index.js')).href);
   const replay = new ReplayLanguageModel(script, { modelId: 'scale' });
+  // CPU time of the main thread alone (Linux: the kernel's per-thread run time, in ns): the work that
+  // stands between a tool result and the next model call. Process CPU adds V8's helper threads
+  // (concurrent marking of the heap, background JIT compilation), which grow with the heap.
+  const mainThreadMs = () => {
+    try {
+      return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
+    } catch {
+      return Number.NaN;
+    }
+  };
   const cpuMs = () => {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
@@ -209,13 +227,14 @@ async function child(size) {
     modelId: 'scale',
     supportedUrls: {},
     async doGenerate(options) {
-      const c = { start: performance.now(), cpuStart: cpuMs(), end: 0, cpuEnd: 0 };
+      const c = { start: performance.now(), cpuStart: cpuMs(), mainStart: mainThreadMs(), end: 0, cpuEnd: 0, mainEnd: 0 };
       calls.push(c);
       // What the model is sent every step (the system prompt), apart from what it asked for (results).
       systemChars.push(options.prompt.filter((m) => m.role === 'system').reduce((n, m) => n + String(m.content).length, 0));
       const r = await replay.doGenerate(options);
       c.end = performance.now();
       c.cpuEnd = cpuMs();
+      c.mainEnd = mainThreadMs();
       return r;
     },
     doStream: (options) => replay.doStream(options),
@@ -298,6 +317,7 @@ async function child(size) {
 
   const overheads = [];
   const cpu = [];
+  const main = [];
   for (let i = 0; i + 1 < calls.length; i++) {
     const step = script.steps[i];
     const id = step.toolCalls?.[0]?.id;
@@ -306,6 +326,7 @@ async function child(size) {
     // CPU time of this process between the two model calls: the tool layer's own work (the MCP
     // server's work is another process), and far less disturbed by other load on a shared machine.
     cpu.push(calls[i + 1].cpuStart - calls[i].cpuEnd);
+    main.push(calls[i + 1].mainStart - calls[i].mainEnd);
   }
   const steady = overheads.slice(1).sort((a, b) => a - b);
   const steadyCpu = cpu.slice(1).sort((a, b) => a - b);
@@ -328,6 +349,9 @@ async function child(size) {
       // Search steps (even) and call steps (odd), steps 1-9.
       searchCpuMedianMs: med(pick(cpu.slice(1), true)),
       callCpuMedianMs: med(pick(cpu.slice(1), false)),
+      mainMedianMs: med([...main.slice(1)].sort((a, b) => a - b)),
+      searchMainMedianMs: med(pick(main.slice(1), true)),
+      callMainMedianMs: med(pick(main.slice(1), false)),
       searchWallMedianMs: med(pick(overheads.slice(1), true)),
       callWallMedianMs: med(pick(overheads.slice(1), false)),
       maxMs: steady.at(-1),
