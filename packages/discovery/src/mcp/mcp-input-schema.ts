@@ -74,7 +74,9 @@ const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions', 'dependentSch
  * - `pattern` and `patternProperties`: a server's regular expression run on the model's input can
  *   backtrack for hours (`^(a+)+$` on forty "a" and a "!") and would block the host, which cannot
  *   interrupt a running match. With `patternProperties` gone, `additionalProperties` and
- *   `unevaluatedProperties` go too (they would refuse the properties it matched): the check only widens.
+ *   `unevaluatedProperties` go too (they would refuse the properties it matched): the check only widens;
+ * - `uniqueItems`: the validator compares every pair (20,000 items took 1.8 s, 200,000 would take
+ *   minutes), and the model chooses the length.
  * The copy also keeps the validator's bookkeeping (it marks the schema objects it walks) off the
  * schema the model is sent. Only schema positions are walked: a property named "format" stays.
  */
@@ -87,6 +89,7 @@ function validatorCopy(schema: unknown): unknown {
     const patterned = entries.some(([key]) => key === 'patternProperties');
     for (const [key, value] of entries) {
       if ((key === 'format' || key === 'pattern') && typeof value === 'string') continue;
+      if (key === 'uniqueItems') continue;
       if (key === 'patternProperties') {
         droppedPatternProperties = true;
         continue;
@@ -186,10 +189,10 @@ function isStackOverflow(error: unknown): boolean {
  * A validator for an MCP tool's input that follows the whole JSON Schema (`$ref`, including the
  * recursive `$ref: "#"`, `required` names with no matching property, `oneOf`, drafts 4 to 2020-12),
  * built at the tool's first call, not at start-up: a catalogue of 10,000 tools pays only for the
- * tools the model uses. `format`, `pattern` and `patternProperties` are left to the server (a
- * server's backtracking regular expression run on the model's input could block the host), and so
- * is a schema the validator cannot use (a `$ref` to another document, two subschemas with one `$id`):
- * the server checks its own input anyway.
+ * tools the model uses. `format`, `pattern`, `patternProperties` and `uniqueItems` are left to the
+ * server (a backtracking regular expression or a pairwise comparison run on the model's input could
+ * block the host), and so is a schema the validator cannot use (a `$ref` to another document, two
+ * subschemas with one `$id`): the server checks its own input anyway.
  */
 export function createMcpInputValidator(schema: JsonSchema): (input: unknown) => InputValidation<unknown> {
   let validator: Validator | undefined;
