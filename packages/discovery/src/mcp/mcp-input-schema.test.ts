@@ -163,7 +163,7 @@ describe('MCP input validation', () => {
     expect(schema).toEqual(CASES[5]![1]);
   });
 
-  it('an input nested 20,000 levels deep is a parameters issue, not a RangeError', () => {
+  it('an input nested 20,000 levels deep, or with 200,000 problems, is a parameters issue, not a RangeError', () => {
     const root: Record<string, unknown> = { name: 'r' };
     let node = root;
     for (let i = 0; i < 20_000; i++) {
@@ -173,6 +173,10 @@ describe('MCP input validation', () => {
     }
     const result = createMcpInputValidator(CASES[4]![1])(root);
     expect(result).toEqual({ success: false, issues: [{ path: '', message: expect.stringMatching(/nests too deeply/) }] });
+    // So is a list of problems too long for the stack: 200,000 wrong items.
+    const many = createMcpInputValidator({ type: 'object', properties: { xs: { type: 'array', items: { type: 'string' } } } });
+    const wrong = many({ xs: Array.from({ length: 200_000 }, (_, i) => i) });
+    expect(wrong).toEqual({ success: false, issues: [{ path: '', message: expect.stringMatching(/too many problems/) }] });
   });
 
   it("never runs a server's regular expression on the model's input (a backtracking one would hang the host)", () => {

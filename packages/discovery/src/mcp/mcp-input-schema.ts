@@ -207,7 +207,12 @@ export function createMcpInputValidator(schema: JsonSchema): (input: unknown) =>
       return { success: false, issues: issuesOf(result.errors) };
     } catch (error) {
       if (isStackOverflow(error))
-        return { success: false, issues: [{ path: '', message: 'nests too deeply to check; send a flatter input' }] };
+        // Deep nesting, or so many problems that the validator's list of them overflows the stack
+        // (100,000 wrong items): the message names both.
+        return {
+          success: false,
+          issues: [{ path: '', message: 'nests too deeply or has too many problems to check; send a smaller, flatter input' }],
+        };
       unusable = true;
       return { success: true, value: input };
     }
