@@ -5,6 +5,8 @@
 //   --special        also offer: fail_tool (isError), crash_tool (process exits mid-call),
 //                    slow_tool (answers after `ms`), add_tool (adds a tool, optionally removes the tool
 //                    named by `remove`, sends list_changed)
+//   --flood          also offer: flood (sends `count` list_changed at once), list_count (how many
+//                    tools/list requests the server has answered)
 //   --hang           write to stderr, then never answer (start-up timeout test)
 //   --exit-early     write to stderr, then exit 2 before the handshake
 //   --bad-schema     one tool has a non-object input schema
@@ -65,6 +67,15 @@ if (args.hang) {
       },
     );
   }
+  if (args.flood)
+    tools.push(
+      {
+        name: 'flood',
+        description: 'Sends many list_changed notifications at once.',
+        inputSchema: { type: 'object', properties: { count: { type: 'number' } } },
+      },
+      { name: 'list_count', description: 'Counts tools/list requests.', inputSchema: { type: 'object', properties: {} } },
+    );
   if (args.annotated) {
     const text = { type: 'object', properties: { id: { type: 'string' } } };
     tools.push(
@@ -94,7 +105,9 @@ if (args.hang) {
       ...(args.instructions ? { instructions: String(args.instructions) } : {}),
     },
   );
+  let listed = 0;
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+    listed++;
     if (!pageSize) return { tools };
     const start = Number(request.params?.cursor ?? 0);
     const next = start + pageSize;
@@ -109,6 +122,11 @@ if (args.hang) {
         process.stderr.write('test-server: segfault in crash_tool\n');
         setTimeout(() => process.exit(13), 20);
         return new Promise(() => {});
+      case 'flood':
+        await Promise.all(Array.from({ length: Number(input.count ?? 100) }, () => server.sendToolListChanged()));
+        return { content: [{ type: 'text', text: 'flooded' }] };
+      case 'list_count':
+        return { content: [{ type: 'text', text: String(listed) }] };
       case 'slow_tool':
         await new Promise((r) => setTimeout(r, Number(input.ms ?? 100)));
         return { content: [{ type: 'text', text: 'slow done' }] };

@@ -46,6 +46,9 @@ export class McpServerConnection {
   // of when the start finishes or times out (a slow server would outlive its host's close by up to 30 s).
   private inFlight: { client: Client; transport: Transport } | undefined;
   private generation = 0;
+  /** The re-list running now, and whether a list_changed came in since it started. */
+  private relisting: Promise<void> | undefined;
+  private relistAgain = false;
   private attempts = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private readonly stderr = new StderrTail();
@@ -206,8 +209,31 @@ export class McpServerConnection {
     return tools;
   }
 
-  /** Re-reads the tool list (after `notifications/tools/list_changed`). */
-  async refreshTools(): Promise<void> {
+  /**
+   * Re-reads the tool list (after `notifications/tools/list_changed`). Notifications that arrive
+   * while a re-list runs are answered by one more re-list after it, however many they are: a server
+   * that sends 300 at once costs two `tools/list` requests, not 300 concurrent ones (each a parse of
+   * its whole list, and a catalogue change).
+   */
+  refreshTools(): Promise<void> {
+    if (this.relisting) {
+      this.relistAgain = true;
+      return this.relisting;
+    }
+    this.relisting = (async () => {
+      try {
+        do {
+          this.relistAgain = false;
+          await this.relistOnce();
+        } while (this.relistAgain);
+      } finally {
+        this.relisting = undefined;
+      }
+    })();
+    return this.relisting;
+  }
+
+  private async relistOnce(): Promise<void> {
     const client = this.client;
     if (!client || this.status !== 'ready') return;
     const generation = this.generation;

@@ -180,6 +180,20 @@ describe('calls, results and failures', () => {
     expect(text(await m.callTool('dyn__brand_new', {}))).toMatch(/^brand_new ok/);
   });
 
+  it('a burst of 300 list_changed notifications re-lists the tools at most twice, not 300 times', async () => {
+    const m = await connect({ dyn: fixture('--tools=2', '--flood') });
+    const listsBefore = Number(text(await m.callTool('dyn__list_count', {})));
+    const versionBefore = m.version;
+    await m.callTool('dyn__flood', { count: 300 });
+    await waitFor(() => m.version > versionBefore, 20_000, 'a re-list');
+    // Let every notification arrive and any trailing re-list finish.
+    await new Promise((r) => setTimeout(r, 500));
+    const lists = Number(text(await m.callTool('dyn__list_count', {}))) - listsBefore;
+    expect(lists).toBeGreaterThanOrEqual(1);
+    expect(lists).toBeLessThanOrEqual(2);
+    expect(m.events.filter((e) => e.type === 'tools-changed' && e.server === 'dyn').length).toBeLessThanOrEqual(2);
+  });
+
   it('a tool whose schema is not a top-level object still works with a permissive schema', async () => {
     const m = await connect({ odd: fixture('--tools=1', '--bad-schema') });
     const info = m.tools().find((t) => t.originalName === 'odd_schema')!;
