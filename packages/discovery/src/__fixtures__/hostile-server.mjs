@@ -7,6 +7,7 @@
 //   --huge=BYTES     tools/list answers with one message of about BYTES bytes
 //   --long=CHARS     one tool ("long") whose description is CHARS characters of emoji (surrogate pairs)
 //   --notes=CHARS    server instructions of CHARS characters of emoji
+//   --many=N         N tiny tools (t0 … tN-1), 1,000 per tools/list page
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -50,11 +51,18 @@ if (args.huge) tools.push({ name: 'big', description: 'x'.repeat(Number(args.hug
 if (args.long)
   tools.push({ name: 'long', description: '\u{1F600}'.repeat(Number(args.long) / 2), inputSchema: { type: 'object' } });
 
+if (args.many) for (let i = 0; i < Number(args.many); i++) tools.push({ name: `t${i}`, inputSchema: { type: 'object' } });
+const pageSize = args.many ? 1_000 : Number.POSITIVE_INFINITY;
+
 const server = new Server(
   { name: 'hostile', version: '1.0.0' },
   { capabilities: { tools: {} }, ...(args.notes ? { instructions: '\u{1F600}'.repeat(Number(args.notes) / 2) } : {}) },
 );
-server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+server.setRequestHandler(ListToolsRequestSchema, async (request) => {
+  const start = Number(request.params?.cursor ?? 0);
+  const next = start + pageSize;
+  return { tools: tools.slice(start, next), ...(next < tools.length ? { nextCursor: String(next) } : {}) };
+});
 server.setRequestHandler(CallToolRequestSchema, async (request) => ({
   content: [{ type: 'text', text: `${request.params.name} ran with ${JSON.stringify(request.params.arguments ?? {})}` }],
 }));

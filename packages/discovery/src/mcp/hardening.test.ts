@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { McpConfigError } from '../errors.js';
 import { closeAll, connect } from '../__fixtures__/mcp-helpers.js';
 import { loadMcpConfig, parseMcpConfig } from './config.js';
+import { MAX_MCP_TOOLS_PER_SERVER } from './list-all-tools.js';
 import { MAX_MCP_TOOL_DESCRIPTION } from './read-tool-list.js';
 
 afterEach(closeAll);
@@ -51,6 +52,14 @@ describe('MCP input hardened', () => {
     expect(strict.validate({ text: 'x', token: 't' }).success).toBe(true);
     // The model still sees the server's schema as written.
     expect(tree.inputJsonSchema).toMatchObject({ properties: { children: { items: { $ref: '#' } } } });
+  });
+
+  it('a server listing 10,500 tools keeps the first 10,000, with one warning', async () => {
+    const m = await connect({ many: hostile('--many=10500') });
+    expect(m.tools()).toHaveLength(MAX_MCP_TOOLS_PER_SERVER);
+    expect(m.tools().at(-1)?.originalName).toBe(`t${MAX_MCP_TOOLS_PER_SERVER - 1}`);
+    const warnings = m.events.filter((e) => e.type === 'warning' && /more than 10000 tools/.test(e.message));
+    expect(warnings).toHaveLength(1);
   });
 
   it('colliding namespaced names are made unique, deterministically, instead of refusing to start', async () => {

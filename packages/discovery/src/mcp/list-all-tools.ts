@@ -9,7 +9,16 @@ import { z } from 'zod';
 const LaxListToolsResult = z.looseObject({ tools: z.array(z.unknown()), nextCursor: z.string().optional() });
 const MAX_PAGES = 1_000;
 
-/** The raw tool entries of every page; `warn` hears of a repeated cursor (paging then stops). */
+/**
+ * Most tools read from one server. Real servers list tens to a few thousand; past this a list is
+ * broken or hostile, and every tool costs memory and index time in the host.
+ */
+export const MAX_MCP_TOOLS_PER_SERVER = 10_000;
+
+/**
+ * The raw tool entries of every page, at most {@link MAX_MCP_TOOLS_PER_SERVER}; `warn` hears of a
+ * repeated cursor or a list over the limit (paging then stops).
+ */
 export async function listAllTools(client: Client, timeoutMs: number, warn: (message: string) => void): Promise<unknown[]> {
   const raw: unknown[] = [];
   const seenCursors = new Set<string>();
@@ -20,7 +29,15 @@ export async function listAllTools(client: Client, timeoutMs: number, warn: (mes
       LaxListToolsResult,
       { timeout: timeoutMs },
     );
-    raw.push(...result.tools);
+    for (const tool of result.tools) {
+      if (raw.length === MAX_MCP_TOOLS_PER_SERVER) {
+        warn(
+          `the server lists more than ${MAX_MCP_TOOLS_PER_SERVER} tools; the first ${MAX_MCP_TOOLS_PER_SERVER} are kept and paging stopped.`,
+        );
+        return raw;
+      }
+      raw.push(tool);
+    }
     cursor = result.nextCursor;
     if (cursor === undefined || cursor === '') break;
     if (seenCursors.has(cursor)) {
