@@ -23,6 +23,7 @@ export { MCP_STDIO_MAX_MESSAGE_BYTES, ProcessGroupStdioTransport } from './mcp/p
 export type { ProcessGroupTransportOptions } from './mcp/process-group-transport.js';
 export { MAX_MCP_TOOL_DESCRIPTION, readToolList } from './mcp/read-tool-list.js';
 export { MAX_MCP_TOOLS_PER_SERVER } from './mcp/list-all-tools.js';
+export { fetchWithMessageLimit, MCP_HTTP_MAX_MESSAGE_BYTES, McpMessageTooLargeError } from './mcp/limited-fetch.js';
 export type { McpExcludedTool } from './mcp/read-tool-list.js';
 export { createMcpToolDefinition, mcpResultToModelOutput, normalizeMcpInputSchema } from './mcp/mcp-tool.js';
 export type { McpCallResult, McpContentBlock, McpToolCaller, McpToolInfo } from './mcp/mcp-tool.js';

@@ -6,12 +6,14 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { CATALOG, schemaFor } from './tool-catalog.mjs';
 
 /** Starts the server; resolves to its URL and a close function. */
-export async function startHttpMcpServer({ tools: count = 3, port = 0 } = {}) {
+export async function startHttpMcpServer({ tools: count = 3, port = 0, hugeBytes = 0 } = {}) {
   const tools = CATALOG.slice(0, count).map(([name, description, params]) => ({
     name,
     description,
     inputSchema: schemaFor(params),
   }));
+  // hugeBytes: one more tool whose description makes the tools/list answer about that large.
+  if (hugeBytes > 0) tools.push({ name: 'huge', description: 'x'.repeat(hugeBytes), inputSchema: { type: 'object' } });
   const http = createServer(async (req, res) => {
     if (req.method !== 'POST') {
       res.writeHead(405).end();

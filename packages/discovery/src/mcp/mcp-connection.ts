@@ -11,6 +11,7 @@ import { ToolError } from '@aibuddy/registry';
 import { McpServerStartError } from '../errors.js';
 import type { McpServerConfig } from './config.js';
 import { listAllTools } from './list-all-tools.js';
+import { fetchWithMessageLimit } from './limited-fetch.js';
 import type { McpConnectionSettings, McpServerStatus } from './mcp-connection-types.js';
 import { callError, callFailureMessage, isTransportFailure, startError, StartTimeout, transportFailure } from './mcp-failures.js';
 import { ProcessGroupStdioTransport } from './process-group-transport.js';
@@ -97,6 +98,8 @@ export class McpServerConnection {
     if (this.config.type === 'http') {
       return new StreamableHTTPClientTransport(new URL(this.config.url), {
         requestInit: { headers: this.config.headers },
+        // As over stdio, a message over 10 MiB is refused instead of read into memory.
+        fetch: fetchWithMessageLimit(),
         // Reconnection is ours (with backoff and a catalog update), not the transport's.
         reconnectionOptions: {
           maxReconnectionDelay: 1_000,

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createActiveSet } from '../active-set/active-set.js';
 import { McpServerStartError } from '../errors.js';
 import { closeAll, connect, fixture, HTTP_SERVER_MODULE, waitFor } from '../__fixtures__/mcp-helpers.js';
+import { MCP_HTTP_MAX_MESSAGE_BYTES } from './limited-fetch.js';
 
 afterEach(closeAll);
 
@@ -254,6 +255,21 @@ describe('Streamable HTTP on 127.0.0.1', () => {
       server = await startHttpMcpServer({ tools: 3, port: server.port });
       await waitFor(() => m.isAvailable('remote__get_weather'), 20_000, 'http reconnect');
       expect(text(await m.callTool('remote__create_issue', { repo: 'x' }))).toContain('create_issue via http');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an answer over the message limit is a discovery failure that says so, and the host does not read it whole', async () => {
+    const { startHttpMcpServer } = (await import(HTTP_SERVER_MODULE)) as {
+      startHttpMcpServer(o: { tools?: number; hugeBytes?: number }): Promise<{ url: string; close(): Promise<void> }>;
+    };
+    const server = await startHttpMcpServer({ tools: 1, hugeBytes: MCP_HTTP_MAX_MESSAGE_BYTES + 1024 });
+    try {
+      const m = await connect({ big: { url: server.url }, local: fixture('--tools=1') });
+      expect(m.failures().map((f) => [f.server, f.error.stage])).toEqual([['big', 'discovery']]);
+      expect(m.failures()[0]!.error.message).toMatch(/exceeded 10485760 bytes/);
+      expect(m.tools()).toHaveLength(1);
     } finally {
       await server.close();
     }
