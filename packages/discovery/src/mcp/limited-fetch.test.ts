@@ -27,7 +27,9 @@ describe('fetchWithMessageLimit', () => {
       LIMIT,
       answering('application/json', ['"', 'x'.repeat(LIMIT), '"']),
     )('http://127.0.0.1/');
-    await expect(big.text()).rejects.toBeInstanceOf(McpMessageTooLargeError);
+    const error = await big.text().catch((e: unknown) => e);
+    expect(McpMessageTooLargeError.isInstance(error)).toBe(true);
+    expect((error as McpMessageTooLargeError).maxBytes).toBe(LIMIT);
   });
 
   it('never cuts a long stream of small events, and cuts one event over the limit', async () => {

@@ -9,11 +9,23 @@ import { MCP_STDIO_MAX_MESSAGE_BYTES } from './process-group-transport.js';
 /** The largest message a Streamable HTTP server may send: a JSON answer, or one server-sent event. */
 export const MCP_HTTP_MAX_MESSAGE_BYTES = MCP_STDIO_MAX_MESSAGE_BYTES;
 
+const tooLargeMarker = Symbol.for('aibuddy.discovery.McpMessageTooLargeError');
+
 /** Why a stream was cut: the message was over the limit. */
 export class McpMessageTooLargeError extends Error {
+  private readonly [tooLargeMarker] = true;
+  override readonly name: string = 'McpMessageTooLargeError';
+  /** The limit that was passed, in bytes. */
+  readonly maxBytes: number;
+
   constructor(maxBytes: number) {
     super(`a message from the server exceeded ${maxBytes} bytes, the message limit; it was not read`);
-    this.name = 'McpMessageTooLargeError';
+    this.maxBytes = maxBytes;
+  }
+
+  /** True for any `McpMessageTooLargeError`, from any copy of this package. */
+  static isInstance(error: unknown): error is McpMessageTooLargeError {
+    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[tooLargeMarker] === true;
   }
 }
 
