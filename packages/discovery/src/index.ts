@@ -22,7 +22,7 @@ export type { McpConfirmMode, McpToolAnnotations } from './mcp/mcp-confirmation.
 export { MCP_STDIO_MAX_MESSAGE_BYTES, ProcessGroupStdioTransport } from './mcp/process-group-transport.js';
 export type { ProcessGroupTransportOptions } from './mcp/process-group-transport.js';
 export { MAX_MCP_TOOL_DESCRIPTION, readToolList } from './mcp/read-tool-list.js';
-export { MAX_MCP_TOOLS_PER_SERVER } from './mcp/list-all-tools.js';
+export { MAX_MCP_TOOL_LIST_CHARS, MAX_MCP_TOOLS_PER_SERVER } from './mcp/list-all-tools.js';
 export { fetchWithMessageLimit, MCP_HTTP_MAX_MESSAGE_BYTES, McpMessageTooLargeError } from './mcp/limited-fetch.js';
 export type { McpExcludedTool } from './mcp/read-tool-list.js';
 export { createMcpToolDefinition, mcpResultToModelOutput, normalizeMcpInputSchema } from './mcp/mcp-tool.js';

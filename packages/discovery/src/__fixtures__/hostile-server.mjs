@@ -8,6 +8,7 @@
 //   --long=CHARS     one tool ("long") whose description is CHARS characters of emoji (surrogate pairs)
 //   --notes=CHARS    server instructions of CHARS characters of emoji
 //   --many=N         N tiny tools (t0 … tN-1), 1,000 per tools/list page
+//   --fat=N          N tools (f0 … fN-1) with 6 MiB descriptions, one per tools/list page
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -52,7 +53,10 @@ if (args.long)
   tools.push({ name: 'long', description: '\u{1F600}'.repeat(Number(args.long) / 2), inputSchema: { type: 'object' } });
 
 if (args.many) for (let i = 0; i < Number(args.many); i++) tools.push({ name: `t${i}`, inputSchema: { type: 'object' } });
-const pageSize = args.many ? 1_000 : Number.POSITIVE_INFINITY;
+if (args.fat)
+  for (let i = 0; i < Number(args.fat); i++)
+    tools.push({ name: `f${i}`, description: 'x'.repeat(6 * 1024 * 1024), inputSchema: { type: 'object' } });
+const pageSize = args.many ? 1_000 : args.fat ? 1 : Number.POSITIVE_INFINITY;
 
 const server = new Server(
   { name: 'hostile', version: '1.0.0' },

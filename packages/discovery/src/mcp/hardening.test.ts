@@ -62,6 +62,13 @@ describe('MCP input hardened', () => {
     expect(warnings).toHaveLength(1);
   });
 
+  it('a tool list of 12 pages of 6 MiB stops at 64 MiB: the first 10 pages are kept, with one warning', async () => {
+    const m = await connect({ fat: hostile('--fat=12') });
+    expect(m.tools().map((t) => t.originalName)).toEqual(Array.from({ length: 10 }, (_, i) => `f${i}`));
+    const warnings = m.events.filter((e) => e.type === 'warning' && /passes 67108864 characters/.test(e.message));
+    expect(warnings).toHaveLength(1);
+  });
+
   it('colliding namespaced names are made unique, deterministically, instead of refusing to start', async () => {
     const m = await connect({ a: hostile('--tools=b__c,plain'), a__b: hostile('--tools=c') });
     const names = m.tools().map((t) => t.name);
