@@ -215,6 +215,13 @@ describe('MCP input validation', () => {
     expect(validate({ tags: ['a', 'b', 'c', 'd', 'e', 'f'] })).toMatchObject({ success: false, issues: [{ path: 'tags' }] });
   });
 
+  it('a schema key "__proto__" is a key like any other, not the prototype of the copy it validates with', () => {
+    const schema = JSON.parse('{"type":"object","properties":{"a":{"type":"string"}},"__proto__":{"required":["b"]}}');
+    const validate = createMcpInputValidator(schema);
+    expect(validate({ a: 'x' })).toEqual({ success: true, value: { a: 'x' } });
+    expect(validate({ a: 1 })).toMatchObject({ success: false, issues: [{ path: 'a' }] });
+  });
+
   it('a schema it cannot use leaves validation to the server, from then on', () => {
     const remote = createMcpInputValidator({ type: 'object', properties: { a: { $ref: 'https://example.com/s.json' } } });
     expect(remote({ a: 1 })).toEqual({ success: true, value: { a: 1 } });

@@ -95,11 +95,11 @@ function validatorCopy(schema: unknown): unknown {
         continue;
       }
       if (patterned && key === 'additionalProperties') continue;
-      if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) copy[key] = value.map(copyOf);
-      else if (SCHEMA_VALUED.has(key)) copy[key] = copyOf(value);
+      if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) put(copy, key, value.map(copyOf));
+      else if (SCHEMA_VALUED.has(key)) put(copy, key, copyOf(value));
       else if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value))
-        copy[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, copyOf(sub)]));
-      else copy[key] = value;
+        put(copy, key, Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, copyOf(sub)])));
+      else put(copy, key, value);
     }
     return copy;
   };
@@ -109,17 +109,27 @@ function validatorCopy(schema: unknown): unknown {
   return droppedPatternProperties ? withoutKeyword(copy, 'unevaluatedProperties') : copy;
 }
 
+/** `target[key] = value` as an own property, also for a key "__proto__" (which assignment would make the prototype). */
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+}
+
 /** The copy without `keyword` at any schema position. */
 function withoutKeyword(node: unknown, keyword: string): unknown {
   if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === keyword) continue;
-    if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) out[key] = value.map((v) => withoutKeyword(v, keyword));
-    else if (SCHEMA_VALUED.has(key)) out[key] = withoutKeyword(value, keyword);
+    if (SCHEMA_ARRAYS.has(key) && Array.isArray(value))
+      put(
+        out,
+        key,
+        value.map((v) => withoutKeyword(v, keyword)),
+      );
+    else if (SCHEMA_VALUED.has(key)) put(out, key, withoutKeyword(value, keyword));
     else if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value))
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutKeyword(sub, keyword)]));
-    else out[key] = value;
+      put(out, key, Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutKeyword(sub, keyword)])));
+    else put(out, key, value);
   }
   return out;
 }
