@@ -88,7 +88,7 @@ const OptionsSchema = z.object({
     .finite({ error: '"startupTimeoutMs" must be a positive number of milliseconds (for example 30000).' })
     .optional(),
   confirm: z
-    .enum(MCP_CONFIRM_MODES as [McpConfirmMode, ...McpConfirmMode[]], {
+    .enum(MCP_CONFIRM_MODES, {
       error:
         '"confirm" must be "destructive" (the default: calls of the tools the server marks destructive wait for a person), "always" or "never".',
     })

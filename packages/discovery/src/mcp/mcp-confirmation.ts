@@ -5,6 +5,9 @@
 import type { ImpactAssessment } from '@aibuddy/registry';
 import { cutForModel } from '../cut-for-model.js';
 
+/** The values `confirm` accepts (see {@link McpConfirmMode}). */
+export const MCP_CONFIRM_MODES = ['destructive', 'always', 'never'] as const;
+
 /**
  * How the calls of one server's tools are confirmed:
  * - `destructive` (default): calls of tools the server marks destructive (`destructiveHint: true`
@@ -12,10 +15,7 @@ import { cutForModel } from '../cut-for-model.js';
  * - `always`: every call waits (a server whose writes you want to see, or one that does not annotate);
  * - `never`: none waits, whatever the annotations say (a server you trust with every call).
  */
-export type McpConfirmMode = 'destructive' | 'always' | 'never';
-
-/** The values `confirm` accepts. */
-export const MCP_CONFIRM_MODES: readonly McpConfirmMode[] = ['destructive', 'always', 'never'];
+export type McpConfirmMode = (typeof MCP_CONFIRM_MODES)[number];
 
 /** The MCP tool annotations read here (hints from the server about what a tool does). */
 export interface McpToolAnnotations {

@@ -82,56 +82,45 @@ const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions', 'dependentSch
  */
 function validatorCopy(schema: unknown): unknown {
   let droppedPatternProperties = false;
-  const copyOf = (node: unknown): unknown => {
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
-    const copy: Record<string, unknown> = {};
-    const entries = Object.entries(node);
-    const patterned = entries.some(([key]) => key === 'patternProperties');
-    for (const [key, value] of entries) {
-      if ((key === 'format' || key === 'pattern') && typeof value === 'string') continue;
-      if (key === 'uniqueItems') continue;
-      if (key === 'patternProperties') {
-        droppedPatternProperties = true;
-        continue;
-      }
-      if (patterned && key === 'additionalProperties') continue;
-      if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) put(copy, key, value.map(copyOf));
-      else if (SCHEMA_VALUED.has(key)) put(copy, key, copyOf(value));
-      else if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value))
-        put(copy, key, Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, copyOf(sub)])));
-      else put(copy, key, value);
+  const copy = copySchema(schema, (key, value, node) => {
+    if (key === 'patternProperties') {
+      droppedPatternProperties = true;
+      return true;
     }
-    return copy;
-  };
-  const copy = copyOf(schema);
+    return (
+      ((key === 'format' || key === 'pattern') && typeof value === 'string') ||
+      key === 'uniqueItems' ||
+      (key === 'additionalProperties' && Object.hasOwn(node, 'patternProperties'))
+    );
+  });
   // `unevaluatedProperties` sees through `allOf`, `$ref` and the rest: once any patternProperties is
   // gone, none of them can be trusted.
-  return droppedPatternProperties ? withoutKeyword(copy, 'unevaluatedProperties') : copy;
+  return droppedPatternProperties ? copySchema(copy, (key) => key === 'unevaluatedProperties') : copy;
+}
+
+/**
+ * A copy of a schema in which the objects at schema positions are new, without the keys `drop`
+ * rejects (given the key, its value and the object holding it). Values elsewhere (`enum`, `const`,
+ * `default`, ...) are shared, never walked.
+ */
+function copySchema(node: unknown, drop: (key: string, value: unknown, holder: object) => boolean): unknown {
+  if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
+  const sub = (value: unknown) => copySchema(value, drop);
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (drop(key, value, node)) continue;
+    if (SCHEMA_ARRAYS.has(key) && Array.isArray(value)) put(copy, key, value.map(sub));
+    else if (SCHEMA_VALUED.has(key)) put(copy, key, sub(value));
+    else if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value))
+      put(copy, key, Object.fromEntries(Object.entries(value).map(([name, schema]) => [name, sub(schema)])));
+    else put(copy, key, value);
+  }
+  return copy;
 }
 
 /** `target[key] = value` as an own property, also for a key "__proto__" (which assignment would make the prototype). */
 function put(target: Record<string, unknown>, key: string, value: unknown): void {
   Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
-/** The copy without `keyword` at any schema position. */
-function withoutKeyword(node: unknown, keyword: string): unknown {
-  if (typeof node !== 'object' || node === null || Array.isArray(node)) return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === keyword) continue;
-    if (SCHEMA_ARRAYS.has(key) && Array.isArray(value))
-      put(
-        out,
-        key,
-        value.map((v) => withoutKeyword(v, keyword)),
-      );
-    else if (SCHEMA_VALUED.has(key)) put(out, key, withoutKeyword(value, keyword));
-    else if (SCHEMA_MAPS.has(key) && typeof value === 'object' && value !== null && !Array.isArray(value))
-      put(out, key, Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, withoutKeyword(sub, keyword)])));
-    else put(out, key, value);
-  }
-  return out;
 }
 
 /** `#/children/0/name` → `children.0.name` (the validator percent-encodes and escapes each part). */
@@ -155,7 +144,6 @@ function dottedPath(instanceLocation: string): string {
 // Errors that only say "a subschema below failed": the failure itself is reported too, at its path.
 const WRAPPERS = new Set([
   'properties',
-  'patternProperties',
   'additionalProperties',
   'unevaluatedProperties',
   'dependentSchemas',

@@ -26,11 +26,10 @@ export interface McpExcludedTool {
  */
 export const MAX_MCP_TOOL_DESCRIPTION = 2_048;
 
-// The SDK's own schema rejects the whole page when one tool is malformed; we keep the good ones.
-// Annotations are hints: one of the wrong type is dropped, not the tool.
+// Annotations are hints: one of the wrong type is dropped, not the tool; unknown ones are not kept.
 const hint = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined);
 const LaxAnnotations = hint(
-  z.looseObject({
+  z.object({
     title: hint(z.string()),
     readOnlyHint: hint(z.boolean()),
     destructiveHint: hint(z.boolean()),
@@ -38,6 +37,7 @@ const LaxAnnotations = hint(
     openWorldHint: hint(z.boolean()),
   }),
 );
+// The SDK's own schema rejects the whole page when one tool is malformed; we keep the good ones.
 const LaxToolSchema = z.looseObject({
   name: z.unknown(),
   description: z.unknown().optional(),
@@ -45,14 +45,10 @@ const LaxToolSchema = z.looseObject({
   annotations: LaxAnnotations,
 });
 
-/** The annotations the server set, without unknown keys and without keys of the wrong type. */
+/** The annotations the server set, without the dropped ones (none left: undefined). */
 function annotationsOf(raw: z.infer<typeof LaxAnnotations>): McpToolAnnotations | undefined {
-  if (!raw) return undefined;
-  const out: McpToolAnnotations = {};
-  if (raw.title !== undefined) out.title = raw.title;
-  for (const key of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
-    if (raw[key] !== undefined) out[key] = raw[key];
-  return Object.keys(out).length > 0 ? out : undefined;
+  const kept = Object.entries(raw ?? {}).filter(([, value]) => value !== undefined);
+  return kept.length > 0 ? (Object.fromEntries(kept) as McpToolAnnotations) : undefined;
 }
 
 /**
