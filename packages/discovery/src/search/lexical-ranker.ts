@@ -195,6 +195,18 @@ export function createLexicalRanker(
    * posting of the frequent terms a long request contains). Returns [count, best].
    */
   function accumulateDense(q: { ids: number[]; weights: number[] }): [number, number] {
+    addPostings(q);
+    return collectTouched();
+  }
+
+  // The loops over postings and over tools are leaf functions of their own, here and in `rank`: V8
+  // optimizes a hot loop together with the function around it, and at 10,000 tools every one of them
+  // is hot from the first search. Small leaves compile in a fraction of a millisecond, each with the
+  // type feedback of its own loop; one large function compiled for several ms per search on V8's
+  // helper threads, again after each deoptimization (a loop optimized before the next one had run).
+
+  /** Σ weight × impact of the query's postings into `acc`. */
+  function addPostings(q: { ids: number[]; weights: number[] }): void {
     for (let k = 0; k < q.ids.length; k++) {
       const id = q.ids[k] as number;
       const w = q.weights[k] as number;
@@ -204,6 +216,10 @@ export function createLexicalRanker(
         acc[d] = (acc[d] as number) + w * (postImpact[i] as number);
       }
     }
+  }
+
+  /** The tools with a score in `acc`, marked in `seen` and listed in `docs`. Returns [count, best]. */
+  function collectTouched(): [number, number] {
     let count = 0;
     let best = 0;
     for (let d = 0; d < n; d++) {
@@ -268,46 +284,16 @@ export function createLexicalRanker(
           clear(cq.ids);
           if (cq.ids.length === 0) continue;
           const [cc, best] = accumulate(cq, clauseAcc, 0, clauseSeen, clauseDocs);
-          for (let c = 0; c < cc; c++) {
-            const d = clauseDocs[c] as number;
-            const r = best > 0 ? (clauseAcc[d] as number) / best : 0;
-            if (r > (clauseBest[d] as number)) clauseBest[d] = r;
-            clauseAcc[d] = 0;
-            clauseSeen[d] = 0;
-          }
+          keepClauseShares(cc, best);
         }
         full.ids.forEach((id, k) => (qWeight[id] = fullWeights[k] as number));
       }
       if (t.nameCoverage > 0) sumNameMatches(full.ids);
-      for (let c = 0; c < count; c++) {
-        const d = docs[c] as number;
-        let score = acc[d] as number;
-        const matched = nameMatched[d] as number;
-        if (matched > 0) {
-          score += (t.nameCoverage * top * matched) / (nameMass[d] as number);
-          nameMatched[d] = 0;
-        }
-        if (t.clauseMix > 0 && clauseWords.length > 1)
-          score = (1 - t.clauseMix) * score + t.clauseMix * top * (clauseBest[d] as number);
-        acc[d] = score;
-        // Each server's best tool score, for the sibling share below.
-        const sid = serverOf[d] as number;
-        if (sid >= 0 && score > (serverBest[sid] as number)) serverBest[sid] = score;
-      }
-      if (t.siblingShare > 0 && serverBest.length > 0) {
-        for (let c = 0; c < count; c++) {
-          const d = docs[c] as number;
-          const sid = serverOf[d] as number;
-          if (sid >= 0) acc[d] = (acc[d] as number) + t.siblingShare * (serverBest[sid] as number);
-        }
-      }
+      scoreTouched(count, top, t.clauseMix > 0 && clauseWords.length > 1);
+      if (t.siblingShare > 0 && serverBest.length > 0) addSiblingShares(count);
       // Fewer servers than touched tools: a memset; else only the touched tools' servers.
       if (serverBest.length <= count) serverBest.fill(0);
-      else
-        for (let c = 0; c < count; c++) {
-          const sid = serverOf[docs[c] as number] as number;
-          if (sid >= 0) serverBest[sid] = 0;
-        }
+      else resetServerBest(count);
     }
     clear(full.ids);
     count = mentions(words, identifiers, top > 0 ? top : 1, count);
@@ -317,15 +303,62 @@ export function createLexicalRanker(
       acc.fill(0);
       clauseBest.fill(0);
       seen.fill(0);
-    } else {
-      for (let c = 0; c < count; c++) {
-        const d = docs[c] as number;
-        acc[d] = 0;
-        clauseBest[d] = 0;
-        seen[d] = 0;
-      }
-    }
+    } else resetTouched(count);
     return out;
+  }
+
+  /** One clause's scores, relative to its best, kept where they beat the tool's best clause so far. */
+  function keepClauseShares(cc: number, best: number): void {
+    for (let c = 0; c < cc; c++) {
+      const d = clauseDocs[c] as number;
+      const r = best > 0 ? (clauseAcc[d] as number) / best : 0;
+      if (r > (clauseBest[d] as number)) clauseBest[d] = r;
+      clauseAcc[d] = 0;
+      clauseSeen[d] = 0;
+    }
+  }
+
+  /** The touched tools' final lexical scores (name coverage, clause mix) and each server's best. */
+  function scoreTouched(count: number, top: number, mixClauses: boolean): void {
+    for (let c = 0; c < count; c++) {
+      const d = docs[c] as number;
+      let score = acc[d] as number;
+      const matched = nameMatched[d] as number;
+      if (matched > 0) {
+        score += (t.nameCoverage * top * matched) / (nameMass[d] as number);
+        nameMatched[d] = 0;
+      }
+      if (mixClauses) score = (1 - t.clauseMix) * score + t.clauseMix * top * (clauseBest[d] as number);
+      acc[d] = score;
+      // Each server's best tool score, for the sibling share.
+      const sid = serverOf[d] as number;
+      if (sid >= 0 && score > (serverBest[sid] as number)) serverBest[sid] = score;
+    }
+  }
+
+  /** Each touched tool gets its server's best score, × the sibling share. */
+  function addSiblingShares(count: number): void {
+    for (let c = 0; c < count; c++) {
+      const d = docs[c] as number;
+      const sid = serverOf[d] as number;
+      if (sid >= 0) acc[d] = (acc[d] as number) + t.siblingShare * (serverBest[sid] as number);
+    }
+  }
+
+  function resetServerBest(count: number): void {
+    for (let c = 0; c < count; c++) {
+      const sid = serverOf[docs[c] as number] as number;
+      if (sid >= 0) serverBest[sid] = 0;
+    }
+  }
+
+  function resetTouched(count: number): void {
+    for (let c = 0; c < count; c++) {
+      const d = docs[c] as number;
+      acc[d] = 0;
+      clauseBest[d] = 0;
+      seen[d] = 0;
+    }
   }
 
   /**
