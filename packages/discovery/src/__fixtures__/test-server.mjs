@@ -12,6 +12,10 @@
 //   --bad-schema     one tool has a non-object input schema
 //   --annotated      also offer tools with annotations: read_notes (read-only), delete_note
 //                    (destructive), add_note (writes, not destructive), odd_hints (hints of the wrong type)
+//   --structured     also offer tools with an output schema: count_items (answers by `mode`: "good"
+//                    matches its schema, "bad" does not, "missing" has no structured content, "error"
+//                    is an isError result; each call appends a line to --calls-file, when given) and
+//                    odd_output (an output schema that is not an object schema)
 //   --instructions=T the server's usage notes (initialize result)
 //   --stubborn       ignores SIGTERM and the end of stdin (only SIGKILL ends it)
 //   --start-dir=D    a slow start: leaves a marker file in D for --start-ms (default 300) before it
@@ -95,6 +99,25 @@ if (args.hang) {
       },
     );
   }
+  if (args.structured)
+    tools.push(
+      {
+        name: 'count_items',
+        description: 'Counts the items of a list.',
+        inputSchema: { type: 'object', properties: { mode: { type: 'string' } } },
+        outputSchema: {
+          type: 'object',
+          properties: { count: { type: 'integer' }, list: { type: 'string' } },
+          required: ['count'],
+        },
+      },
+      {
+        name: 'odd_output',
+        description: 'Declares an output schema that is not an object.',
+        inputSchema: { type: 'object', properties: {} },
+        outputSchema: { type: 'string' },
+      },
+    );
   if (args['bad-schema'])
     tools.push({ name: 'odd_schema', description: 'Has a string input schema.', inputSchema: { type: 'string' } });
 
@@ -125,6 +148,16 @@ if (args.hang) {
       case 'flood':
         await Promise.all(Array.from({ length: Number(input.count ?? 100) }, () => server.sendToolListChanged()));
         return { content: [{ type: 'text', text: 'flooded' }] };
+      case 'count_items': {
+        if (args['calls-file']) (await import('node:fs')).appendFileSync(String(args['calls-file']), `${input.mode}\n`);
+        const text = [{ type: 'text', text: 'the list has 3 items' }];
+        if (input.mode === 'bad') return { content: text, structuredContent: { count: 'three', list: 7 } };
+        if (input.mode === 'missing') return { content: text };
+        if (input.mode === 'error') return { isError: true, content: [{ type: 'text', text: 'the list is gone' }] };
+        return { content: text, structuredContent: { count: 3, list: 'groceries' } };
+      }
+      case 'odd_output':
+        return { content: [{ type: 'text', text: 'odd' }], structuredContent: { anything: true } };
       case 'list_count':
         return { content: [{ type: 'text', text: String(listed) }] };
       case 'slow_tool':

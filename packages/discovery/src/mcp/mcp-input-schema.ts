@@ -13,18 +13,18 @@ export const MAX_MCP_SCHEMA_DEPTH = 64;
 export const MAX_MCP_SCHEMA_NODES = 50_000;
 
 /**
- * Why an MCP input schema cannot be used, or `undefined` when it is within the limits. Walks the
+ * Why an MCP tool's schema cannot be used, or `undefined` when it is within the limits. Walks the
  * value without recursion, so a 1,000-level schema is measured, not overflowed on, and stops as
- * soon as a limit is passed.
+ * soon as a limit is passed. `which` names the schema in the reason ("input schema", "output schema").
  */
-export function mcpSchemaProblem(schema: unknown): string | undefined {
+export function mcpSchemaProblem(schema: unknown, which = 'input schema'): string | undefined {
   const stack: Array<[unknown, number]> = [[schema, 1]];
   let nodes = 0;
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
-    if (++nodes > MAX_MCP_SCHEMA_NODES) return `its input schema has more than ${MAX_MCP_SCHEMA_NODES} nodes`;
+    if (++nodes > MAX_MCP_SCHEMA_NODES) return `its ${which} has more than ${MAX_MCP_SCHEMA_NODES} nodes`;
     if (typeof value !== 'object' || value === null) continue;
-    if (depth > MAX_MCP_SCHEMA_DEPTH) return `its input schema nests deeper than ${MAX_MCP_SCHEMA_DEPTH} levels`;
+    if (depth > MAX_MCP_SCHEMA_DEPTH) return `its ${which} nests deeper than ${MAX_MCP_SCHEMA_DEPTH} levels`;
     for (const child of Array.isArray(value) ? value : Object.values(value)) {
       if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
       else nodes++;
@@ -193,26 +193,32 @@ function isStackOverflow(error: unknown): boolean {
  * subschemas with one `$id`): the server checks its own input anyway.
  */
 export function createMcpInputValidator(schema: JsonSchema): (input: unknown) => InputValidation<unknown> {
+  return createMcpSchemaCheck(schema, 'nests too deeply or has too many problems to check; send a smaller, flatter input');
+}
+
+/**
+ * The check behind {@link createMcpInputValidator}, for any value a server's schema describes (its
+ * tools' input, and the structured content of their results): built at the first check, the same
+ * keywords left out, a schema the validator cannot use accepted from then on. `tooDeep` is the
+ * problem reported when a value nests too deeply to check.
+ */
+export function createMcpSchemaCheck(schema: JsonSchema, tooDeep: string): (value: unknown) => InputValidation<unknown> {
   let validator: Validator | undefined;
-  // Set once the validator has failed on this schema (not on an input): the server validates from then on.
+  // Set once the validator has failed on this schema (not on a value): the server is trusted from then on.
   let unusable = false;
-  return (input) => {
-    if (unusable) return { success: true, value: input };
+  return (value) => {
+    if (unusable) return { success: true, value };
     try {
       validator ??= new Validator(validatorCopy(schema) as Schema, draftOf(schema), false);
-      const result = validator.validate(input);
-      if (result.valid) return { success: true, value: input };
+      const result = validator.validate(value);
+      if (result.valid) return { success: true, value };
       return { success: false, issues: issuesOf(result.errors) };
     } catch (error) {
-      if (isStackOverflow(error))
-        // Deep nesting, or so many problems that the validator's list of them overflows the stack
-        // (100,000 wrong items): the message names both.
-        return {
-          success: false,
-          issues: [{ path: '', message: 'nests too deeply or has too many problems to check; send a smaller, flatter input' }],
-        };
+      // Deep nesting, or so many problems that the validator's list of them overflows the stack
+      // (100,000 wrong items): the message names both.
+      if (isStackOverflow(error)) return { success: false, issues: [{ path: '', message: tooDeep }] };
       unusable = true;
-      return { success: true, value: input };
+      return { success: true, value };
     }
   };
 }

@@ -120,7 +120,11 @@ export interface McpManager extends DeferredToolCatalog {
   configMetas(): Record<string, ToolConfigMeta>;
   /** Tool name → config key for `toolConfigs()`, to merge into `TOOL_NAME_MAP` for `assertConsistent`. */
   nameMap(): Record<string, string>;
-  /** Calls a tool by its namespaced name (the original name goes to the server). */
+  /**
+   * Calls a tool by its namespaced name (the original name goes to the server) and returns its raw
+   * result. The definitions of `toolConfigs()` check the input against the tool's input schema and
+   * the result against its output schema; this call checks neither.
+   */
   callTool(name: string, args: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<McpCallResult>;
   /** Listens to server events; returns an unsubscribe function. */
   subscribe(listener: (event: McpServerEvent) => void): () => void;

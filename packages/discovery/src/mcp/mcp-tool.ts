@@ -3,6 +3,7 @@ import type { AnyToolDefinition, JsonSchema, ModelOutput } from '@aibuddy/regist
 import { mcpCallImpact } from './mcp-confirmation.js';
 import type { McpToolAnnotations } from './mcp-confirmation.js';
 import { createMcpInputValidator } from './mcp-input-schema.js';
+import { createMcpOutputCheck } from './mcp-output-schema.js';
 
 /** One MCP tool as the catalog knows it. */
 export interface McpToolInfo {
@@ -18,6 +19,8 @@ export interface McpToolInfo {
   inputSchema: JsonSchema;
   /** Whether the server's schema had to be replaced or completed (see `normalizeMcpInputSchema`). */
   schemaFallback: boolean;
+  /** The schema of its results' structured content, when the server declares a usable one (see `readMcpOutputSchema`). */
+  outputSchema?: JsonSchema;
   /** The hints the server gave about the tool (`readOnlyHint`, `destructiveHint`, ...), when it gave any. */
   annotations?: McpToolAnnotations;
   /** Each call waits for a person's confirmation (see `mcpCallNeedsConfirmation`). */
@@ -129,9 +132,11 @@ export function mcpResultToModelOutput(result: McpCallResult): ModelOutput {
 /**
  * Turns an MCP tool into a `ToolDefinition` that `createAiTools` runs. The model sees the
  * namespaced name and the server's schema; the call goes out under the original name. An
- * `isError` result becomes a `ToolError` at stage `execution` carrying the tool's own message.
+ * `isError` result becomes a `ToolError` at stage `execution` carrying the tool's own message; a
+ * result that breaks the tool's declared output schema, one at stage `verification`.
  */
 export function createMcpToolDefinition(info: McpToolInfo, call: McpToolCaller): AnyToolDefinition {
+  let checkOutput: ((result: McpCallResult) => void) | undefined;
   const spec = {
     name: info.name,
     description: info.description,
@@ -152,6 +157,10 @@ export function createMcpToolDefinition(info: McpToolInfo, call: McpToolCaller):
           details: { server: info.server, tool: info.originalName, result },
           ...(rejectedInput ? { hint: "Fix the input to match the tool's schema and call again." } : {}),
         });
+      }
+      if (info.outputSchema) {
+        checkOutput ??= createMcpOutputCheck(info, info.outputSchema);
+        checkOutput(result);
       }
       return result;
     },

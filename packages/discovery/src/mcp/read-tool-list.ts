@@ -4,6 +4,7 @@ import { cutForModel } from '../cut-for-model.js';
 import { mcpCallNeedsConfirmation } from './mcp-confirmation.js';
 import type { McpToolAnnotations } from './mcp-confirmation.js';
 import { mcpSchemaProblem } from './mcp-input-schema.js';
+import { readMcpOutputSchema } from './mcp-output-schema.js';
 import { normalizeMcpInputSchema } from './mcp-tool.js';
 import type { McpToolInfo } from './mcp-tool.js';
 import { namespaceToolName } from './tool-names.js';
@@ -42,6 +43,7 @@ const LaxToolSchema = z.looseObject({
   name: z.unknown(),
   description: z.unknown().optional(),
   inputSchema: z.unknown().optional(),
+  outputSchema: z.unknown().optional(),
   annotations: LaxAnnotations,
 });
 
@@ -98,6 +100,8 @@ export function readToolList(
     const description =
       given.trim() !== '' ? cutForModel(given, MAX_MCP_TOOL_DESCRIPTION) : `${original} (tool of the MCP server "${server}")`;
     const annotations = annotationsOf(parsed.data.annotations);
+    const output = readMcpOutputSchema(parsed.data.outputSchema);
+    if (output.problem) warn(`tool "${original}": ${output.problem}; its results are not checked against it.`);
     tools.push({
       name,
       originalName: original,
@@ -105,6 +109,7 @@ export function readToolList(
       description,
       inputSchema: schema,
       schemaFallback: fallback,
+      ...(output.schema ? { outputSchema: output.schema } : {}),
       ...(annotations ? { annotations } : {}),
       ...(mcpCallNeedsConfirmation(config.confirm, annotations) ? { confirm: true } : {}),
     });

@@ -1,0 +1,119 @@
+// A tool's declared output schema checks the structured content of its results (MCP 2025-06-18:
+// clients SHOULD validate), over a real stdio server, through the runtime as the model sees it.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { generateText, stepCountIs } from 'ai';
+import { resolveToolSet } from '@aibuddy/registry';
+import { createAiTools } from '@aibuddy/runtime';
+import { lastToolResult, scriptedModel } from '@aibuddy/test-utils';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { closeAll, connect, fixture } from '../__fixtures__/mcp-helpers.js';
+import { readMcpOutputSchema } from './mcp-output-schema.js';
+import { createMcpToolDefinition, normalizeMcpInputSchema } from './mcp-tool.js';
+import type { McpToolInfo } from './mcp-tool.js';
+
+afterEach(closeAll);
+const dir = mkdtempSync(join(tmpdir(), 'aibuddy-output-schema-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs one model step calling `tools` (name → input); returns the model's view of each result. */
+async function callAll(manager: Awaited<ReturnType<typeof connect>>, calls: Record<string, Record<string, unknown>>) {
+  const set = await resolveToolSet({ configs: manager.toolConfigs() });
+  const model = scriptedModel([
+    { toolCalls: Object.entries(calls).map(([id, input]) => ({ toolName: String(input.tool), input: input.input, id })) },
+    { text: 'done' },
+  ]);
+  await generateText({ model, tools: createAiTools(set), prompt: 'go', stopWhen: stepCountIs(3) });
+  return Object.fromEntries(Object.keys(calls).map((id) => [id, lastToolResult(model, id)?.output]));
+}
+
+describe('MCP output schemas', () => {
+  it('a result that breaks its schema, or lacks structured content, fails at verification after the call ran', async () => {
+    const callsFile = join(dir, 'calls');
+    const m = await connect({ lists: fixture('--tools=0', '--structured', `--calls-file=${callsFile}`) });
+    const tool = 'lists__count_items';
+    const out = await callAll(m, {
+      good: { tool, input: { mode: 'good' } },
+      bad: { tool, input: { mode: 'bad' } },
+      missing: { tool, input: { mode: 'missing' } },
+      error: { tool, input: { mode: 'error' } },
+    });
+    expect(out.good).toEqual({ type: 'text', value: 'the list has 3 items' });
+    // Each problem by its path under structuredContent; the call ran, so the model is told so.
+    expect(out.bad).toMatchObject({ type: 'error-text' });
+    const bad = String(out.bad?.value);
+    expect(bad).toMatch(/^\[verification\] lists__count_items: .*does not match the output schema the server declares/);
+    expect(bad).toContain('structuredContent.count');
+    expect(bad).toContain('structuredContent.list');
+    expect(bad).toMatch(/ran/);
+    expect(String(out.missing?.value)).toMatch(/^\[verification\] lists__count_items: .*no structured content/);
+    // An isError result carries no structured content by design: the tool's own failure, as before.
+    expect(out.error).toEqual({ type: 'error-text', value: '[execution] lists__count_items: the list is gone' });
+    expect(readFileSync(callsFile, 'utf8').trim().split('\n').sort()).toEqual(['bad', 'error', 'good', 'missing']);
+    expect(m.tools().find((t) => t.originalName === 'count_items')?.outputSchema).toMatchObject({ required: ['count'] });
+  });
+
+  it('an output schema that is not an object schema is dropped with a warning; the tool and its results stay', async () => {
+    const m = await connect({ lists: fixture('--tools=0', '--structured') });
+    const info = m.tools().find((t) => t.originalName === 'odd_output');
+    expect(info).toBeDefined();
+    expect(info?.outputSchema).toBeUndefined();
+    expect(m.events).toContainEqual({
+      type: 'warning',
+      server: 'lists',
+      message: expect.stringMatching(/"odd_output".*output schema.*not an object schema.*not checked/),
+    });
+    const out = await callAll(m, { odd: { tool: 'lists__odd_output', input: {} } });
+    expect(out.odd).toEqual({ type: 'text', value: 'odd' });
+  });
+});
+
+describe('MCP output checks against a hostile server', () => {
+  it('an output schema past the depth limit is not used, with the reason', () => {
+    let deep: Record<string, unknown> = { type: 'object' };
+    for (let i = 0; i < 100; i++) deep = { type: 'object', properties: { a: deep } };
+    expect(readMcpOutputSchema(deep)).toEqual({ problem: 'its output schema nests deeper than 64 levels' });
+    expect(readMcpOutputSchema([{ type: 'object' }]).problem).toMatch(/not an object schema/);
+    expect(readMcpOutputSchema(undefined)).toEqual({});
+  });
+
+  const info = (outputSchema: Record<string, unknown>): McpToolInfo => ({
+    name: 'srv__tool',
+    originalName: 'tool',
+    server: 'srv',
+    description: 'A tool.',
+    inputSchema: normalizeMcpInputSchema({ type: 'object' }).schema,
+    schemaFallback: false,
+    outputSchema,
+  });
+
+  it('its regular expressions and pairwise checks are not run on its own results (they could block the host)', async () => {
+    const definition = createMcpToolDefinition(
+      info({
+        type: 'object',
+        properties: { s: { type: 'string', pattern: '^(a+)+$' }, xs: { type: 'array', uniqueItems: true } },
+      }),
+      async () => ({
+        content: [{ type: 'text', text: 'ok' }],
+        structuredContent: { s: `${'a'.repeat(30)}!`, xs: Array.from({ length: 50_000 }, (_, i) => i) },
+      }),
+    );
+    const started = Date.now();
+    const result = await definition.execute({}, { signal: new AbortController().signal } as never);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(result).toMatchObject({ content: [{ type: 'text', text: 'ok' }] });
+  });
+
+  it('structured content nested past what can be checked fails at verification, without a RangeError', async () => {
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 20_000; i++) deep = { a: deep };
+    const recursive = { type: 'object', properties: { a: { $ref: '#' } } };
+    const definition = createMcpToolDefinition(info(recursive), async () => ({ content: [], structuredContent: deep }));
+    await expect(definition.execute({}, { signal: new AbortController().signal } as never)).rejects.toMatchObject({
+      name: 'ToolError',
+      stage: 'verification',
+      message: expect.stringMatching(/nests too deeply/),
+    });
+  });
+});
