@@ -17,7 +17,7 @@ export { DEFAULT_STARTUP_TIMEOUT_MS, loadMcpConfig, MAX_CONFIG_BYTES, parseMcpCo
 export type { McpConfig, McpHttpServerConfig, McpServerConfig, McpServerOptions, McpStdioServerConfig } from './mcp/config.js';
 export { MCP_NAME_SEPARATOR, namespaceToolName, uniqueToolName } from './mcp/tool-names.js';
 export { createMcpInputValidator, MAX_MCP_SCHEMA_DEPTH, MAX_MCP_SCHEMA_NODES, mcpSchemaProblem } from './mcp/mcp-input-schema.js';
-export { createMcpOutputCheck, readMcpOutputSchema } from './mcp/mcp-output-schema.js';
+export { createMcpOutputCheck, MCP_OUTPUT_CHECK_TIMEOUT_MS, readMcpOutputSchema } from './mcp/mcp-output-schema.js';
 export { isDestructiveMcpTool, MCP_CONFIRM_MODES, mcpCallImpact, mcpCallNeedsConfirmation } from './mcp/mcp-confirmation.js';
 export type { McpConfirmMode, McpToolAnnotations } from './mcp/mcp-confirmation.js';
 export { MCP_STDIO_MAX_MESSAGE_BYTES, ProcessGroupStdioTransport } from './mcp/process-group-transport.js';

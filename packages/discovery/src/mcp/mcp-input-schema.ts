@@ -43,7 +43,8 @@ const MAX_ISSUE_MESSAGE = 300;
 /** Most issues reported for one input. */
 const MAX_ISSUES = 20;
 
-function draftOf(schema: JsonSchema): SchemaDraft {
+/** The draft a schema declares (`$schema`); 2020-12 when it declares none. */
+export function draftOf(schema: JsonSchema): SchemaDraft {
   const declared = typeof schema.$schema === 'string' ? schema.$schema : '';
   if (/json-schema\.org\/draft-0[3-4]\//.test(declared)) return '4';
   if (/json-schema\.org\/draft-0[5-7]\//.test(declared)) return '7';
@@ -80,7 +81,7 @@ const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions', 'dependentSch
  * The copy also keeps the validator's bookkeeping (it marks the schema objects it walks) off the
  * schema the model is sent. Only schema positions are walked: a property named "format" stays.
  */
-function validatorCopy(schema: unknown): unknown {
+export function validatorCopy(schema: unknown): unknown {
   let droppedPatternProperties = false;
   const copy = copySchema(schema, (key, value, node) => {
     if (key === 'patternProperties') {
@@ -157,7 +158,8 @@ const WRAPPERS = new Set([
 ]);
 const REQUIRED = /^Instance does not have required property "(.*)"\.$/s;
 
-function issuesOf(errors: readonly OutputUnit[]): InputIssue[] {
+/** The validator's errors as issues: each problem once, by its dotted path, without the wrappers above it. */
+export function issuesOf(errors: readonly OutputUnit[]): InputIssue[] {
   const issues: InputIssue[] = [];
   const seen = new Set<string>();
   for (const error of errors) {

@@ -9,8 +9,9 @@ import { createAiTools } from '@aibuddy/runtime';
 import { lastToolResult, scriptedModel } from '@aibuddy/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closeAll, connect, fixture } from '../__fixtures__/mcp-helpers.js';
-import { readMcpOutputSchema } from './mcp-output-schema.js';
+import { MCP_OUTPUT_CHECK_TIMEOUT_MS, readMcpOutputSchema } from './mcp-output-schema.js';
 import { createMcpToolDefinition, normalizeMcpInputSchema } from './mcp-tool.js';
+import { schemaCheckWorker } from './schema-check-worker.js';
 import type { McpToolInfo } from './mcp-tool.js';
 
 afterEach(closeAll);
@@ -69,6 +70,26 @@ describe('MCP output schemas', () => {
   });
 });
 
+// Both branches of the anyOf descend the same subtree: 2^depth evaluations (depth 18 took 2.3 s in the
+// calling thread; depth 21, about 20 s).
+const EXPONENTIAL = {
+  type: 'object',
+  $defs: {
+    n: {
+      anyOf: [
+        { type: 'object', properties: { a: { $ref: '#/$defs/n' } }, required: ['zz'] },
+        { type: 'object', properties: { a: { $ref: '#/$defs/n' } } },
+      ],
+    },
+  },
+  $ref: '#/$defs/n',
+};
+const nested = (depth: number): Record<string, unknown> => {
+  let value: Record<string, unknown> = {};
+  for (let i = 0; i < depth; i++) value = { a: value };
+  return value;
+};
+
 describe('MCP output checks against a hostile server', () => {
   it('an output schema past the depth limit is not used, with the reason', () => {
     let deep: Record<string, unknown> = { type: 'object' };
@@ -103,6 +124,71 @@ describe('MCP output checks against a hostile server', () => {
     const result = await definition.execute({}, { signal: new AbortController().signal } as never);
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(result).toMatchObject({ content: [{ type: 'text', text: 'ok' }] });
+  });
+
+  it('a check that would take exponential time is stopped at its deadline and fails at verification; the host stays responsive', async () => {
+    const definition = createMcpToolDefinition(info(EXPONENTIAL), async () => ({ content: [], structuredContent: nested(21) }));
+    // The event loop keeps turning while the check runs (it is not on this thread).
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 50);
+    const started = Date.now();
+    try {
+      await expect(definition.execute({}, { signal: new AbortController().signal } as never)).rejects.toMatchObject({
+        name: 'ToolError',
+        stage: 'verification',
+        message: expect.stringMatching(/could not be checked .* within 2 s/),
+      });
+    } finally {
+      clearInterval(ticker);
+    }
+    const took = Date.now() - started;
+    expect(took).toBeGreaterThanOrEqual(MCP_OUTPUT_CHECK_TIMEOUT_MS - 100);
+    expect(took).toBeLessThan(MCP_OUTPUT_CHECK_TIMEOUT_MS + 5_000);
+    expect(ticks).toBeGreaterThanOrEqual(10);
+    // A later result of a cheap schema is still checked (the stopped check took nothing else down).
+    const next = createMcpToolDefinition(info({ type: 'object', properties: { n: { type: 'integer' } } }), async () => ({
+      content: [],
+      structuredContent: { n: 'x' },
+    }));
+    await expect(next.execute({}, { signal: new AbortController().signal } as never)).rejects.toMatchObject({
+      stage: 'verification',
+      message: expect.stringMatching(/structuredContent\.n/),
+    });
+  });
+
+  it('a cancelled call stops its running check at once, and a check queued behind a slow one gets its own deadline', async () => {
+    const slow = createMcpToolDefinition(info(EXPONENTIAL), async () => ({ content: [], structuredContent: nested(21) }));
+    const cheap = createMcpToolDefinition(info({ type: 'object', properties: { n: { type: 'integer' } } }), async () => ({
+      content: [{ type: 'text', text: 'fine' }],
+      structuredContent: { n: 1 },
+    }));
+    const controller = new AbortController();
+    const started = Date.now();
+    const cancelled = slow.execute({}, { signal: controller.signal } as never);
+    setTimeout(() => controller.abort(new Error('the person pressed stop')), 200);
+    await expect(cancelled).rejects.toThrow('the person pressed stop');
+    expect(Date.now() - started).toBeLessThan(MCP_OUTPUT_CHECK_TIMEOUT_MS);
+    // Queued behind a check that runs into its deadline, the cheap one still passes.
+    const both = await Promise.allSettled([
+      slow.execute({}, { signal: new AbortController().signal } as never),
+      cheap.execute({}, { signal: new AbortController().signal } as never),
+    ]);
+    expect(both[0]).toMatchObject({ status: 'rejected', reason: { stage: 'verification' } });
+    expect(both[1]).toMatchObject({ status: 'fulfilled', value: { structuredContent: { n: 1 } } });
+  });
+
+  it("the check's worker does not keep the host's process alive", async () => {
+    const ports = () => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort').length;
+    const definition = createMcpToolDefinition(info({ type: 'object', properties: { n: { type: 'integer' } } }), async () => ({
+      content: [],
+      structuredContent: { n: 2 },
+    }));
+    await definition.execute({}, { signal: new AbortController().signal } as never);
+    // A ref'd worker is one more active MessagePort, gone when it stops (it kept `node` from exiting
+    // when its 'message' listener was added after `unref()`).
+    const running = ports();
+    await schemaCheckWorker()?.stopIdle();
+    expect(ports()).toBe(running);
   });
 
   it('structured content nested past what can be checked fails at verification, without a RangeError', async () => {

@@ -136,7 +136,7 @@ export function mcpResultToModelOutput(result: McpCallResult): ModelOutput {
  * result that breaks the tool's declared output schema, one at stage `verification`.
  */
 export function createMcpToolDefinition(info: McpToolInfo, call: McpToolCaller): AnyToolDefinition {
-  let checkOutput: ((result: McpCallResult) => void) | undefined;
+  let checkOutput: ((result: McpCallResult, options: { signal: AbortSignal }) => Promise<void>) | undefined;
   const spec = {
     name: info.name,
     description: info.description,
@@ -160,7 +160,7 @@ export function createMcpToolDefinition(info: McpToolInfo, call: McpToolCaller):
       }
       if (info.outputSchema) {
         checkOutput ??= createMcpOutputCheck(info, info.outputSchema);
-        checkOutput(result);
+        await checkOutput(result, { signal: context.signal });
       }
       return result;
     },

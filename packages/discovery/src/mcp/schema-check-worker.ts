@@ -1,0 +1,224 @@
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { OutputUnit, SchemaDraft } from '@cfworker/json-schema';
+
+// A server writes both a tool's output schema and the results checked against it, so a hostile one
+// can make the check take exponential time (two `anyOf` branches that descend the same subtree:
+// 2^depth evaluations, 2.3 s at depth 18) or memory. A JavaScript function cannot be interrupted,
+// so the check runs on a worker thread, which can be: one check at a time, each with a deadline,
+// and a check past it ends the worker (a new one starts for the next check). The worker is unref'd:
+// it never keeps the host's process alive.
+
+/** The verdict of one check. */
+export type SchemaCheckVerdict =
+  | { kind: 'valid' }
+  | { kind: 'invalid'; errors: OutputUnit[] }
+  /** The value nests too deeply, or has too many problems, for the validator's stack. */
+  | { kind: 'too-deep' }
+  /** The validator cannot use the schema (a `$ref` to another document, two subschemas with one `$id`). */
+  | { kind: 'unusable' }
+  /** The check passed its deadline and was stopped. */
+  | { kind: 'timeout' }
+  /** The worker ended during the check (out of memory, most likely). */
+  | { kind: 'crashed'; message: string };
+
+/** Most errors a check sends back (the caller reports at most 20; 100,000 would be cloned for nothing). */
+const MAX_ERRORS_SENT = 200;
+/** The worker's heap limit: a check that needs more is a hostile one. */
+const WORKER_HEAP_MB = 256;
+
+// Plain JavaScript, evaluated by the worker (`eval: true`): no file to ship next to the build, and
+// the validator is loaded from the path this package resolves.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { Validator } = require(workerData.validatorPath);
+const validators = new Map();
+parentPort.on('message', ({ id, schemaId, schema, draft, value }) => {
+  let reply;
+  try {
+    let validator = validators.get(schemaId);
+    if (validator === undefined) {
+      validator = new Validator(schema, draft, false);
+      validators.set(schemaId, validator);
+    }
+    const result = validator.validate(value);
+    reply = result.valid ? { id, kind: 'valid' } : { id, kind: 'invalid', errors: result.errors.slice(0, ${MAX_ERRORS_SENT}) };
+  } catch (error) {
+    const deep = error instanceof RangeError && /call stack/i.test(error.message);
+    reply = { id, kind: deep ? 'too-deep' : 'unusable' };
+  }
+  parentPort.postMessage(reply);
+});
+`;
+
+/** One check waiting for, or holding, the worker. */
+interface Job {
+  id: number;
+  schemaId: number;
+  schema: unknown;
+  draft: SchemaDraft;
+  value: unknown;
+  timeoutMs: number;
+  settle: (verdict: SchemaCheckVerdict | { kind: 'aborted'; reason: unknown }) => void;
+}
+
+/** Runs schema checks on one worker thread, one at a time, each with a deadline. */
+class SchemaCheckWorker {
+  private worker: Worker | undefined;
+  /** Schema ids the current worker has a validator for (a new worker starts with none). */
+  private known = new Set<number>();
+  private readonly queue: Job[] = [];
+  private running: { job: Job; timer: NodeJS.Timeout } | undefined;
+  private nextJobId = 1;
+
+  constructor(private readonly validatorPath: string) {}
+
+  check(
+    schemaId: number,
+    schema: unknown,
+    draft: SchemaDraft,
+    value: unknown,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<SchemaCheckVerdict> {
+    return new Promise((resolve, reject) => {
+      const signal = options.signal;
+      if (signal?.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const onAbort = () => {
+        const waiting = this.queue.indexOf(job);
+        if (waiting >= 0) this.queue.splice(waiting, 1);
+        else if (this.running?.job === job) this.stopRunning();
+        job.settle({ kind: 'aborted', reason: signal?.reason });
+      };
+      const job: Job = {
+        id: this.nextJobId++,
+        schemaId,
+        schema,
+        draft,
+        value,
+        timeoutMs: options.timeoutMs,
+        settle: (verdict) => {
+          signal?.removeEventListener('abort', onAbort);
+          if (verdict.kind === 'aborted') reject(verdict.reason);
+          else resolve(verdict);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(job);
+      this.pump();
+    });
+  }
+
+  private pump(): void {
+    if (this.running || this.queue.length === 0) return;
+    const job = this.queue.shift() as Job;
+    let worker: Worker;
+    try {
+      worker = this.ensureWorker();
+    } catch (error) {
+      job.settle({ kind: 'crashed', message: (error as Error).message });
+      this.pump();
+      return;
+    }
+    const first = !this.known.has(job.schemaId);
+    this.known.add(job.schemaId);
+    const timer = setTimeout(() => {
+      this.stopRunning();
+      job.settle({ kind: 'timeout' });
+      this.pump();
+    }, job.timeoutMs);
+    this.running = { job, timer };
+    try {
+      worker.postMessage({
+        id: job.id,
+        schemaId: job.schemaId,
+        schema: first ? job.schema : undefined,
+        draft: job.draft,
+        value: job.value,
+      });
+    } catch (error) {
+      // Copying the value for the worker recurses: a value nested thousands of levels deep overflows
+      // this thread's stack before the worker sees it.
+      clearTimeout(timer);
+      this.running = undefined;
+      if (first) this.known.delete(job.schemaId);
+      const deep = error instanceof RangeError && /call stack/i.test(error.message);
+      job.settle(deep ? { kind: 'too-deep' } : { kind: 'crashed', message: (error as Error).message });
+      this.pump();
+    }
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { validatorPath: this.validatorPath },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
+    worker.on('message', (reply: { id: number } & SchemaCheckVerdict) => {
+      const running = this.running;
+      if (!running || running.job.id !== reply.id) return;
+      clearTimeout(running.timer);
+      this.running = undefined;
+      const { id: _, ...verdict } = reply;
+      running.job.settle(verdict as SchemaCheckVerdict);
+      this.pump();
+    });
+    const lost = (message: string) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.known = new Set();
+      const running = this.running;
+      if (!running) return;
+      clearTimeout(running.timer);
+      this.running = undefined;
+      running.job.settle({ kind: 'crashed', message });
+      this.pump();
+    };
+    worker.on('error', (error) => lost(error.message));
+    worker.on('exit', (code) => lost(`the check's worker exited with code ${code}`));
+    // After the listeners: adding a 'message' listener refs the worker again.
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  /** Ends the worker when no check runs (the next check starts a new one); tests use it. */
+  async stopIdle(): Promise<void> {
+    if (this.running || !this.worker) return;
+    const worker = this.worker;
+    this.worker = undefined;
+    this.known = new Set();
+    await worker.terminate();
+  }
+
+  /** Ends the worker in the middle of the running check (the next check starts a new one). */
+  private stopRunning(): void {
+    const running = this.running;
+    if (!running) return;
+    clearTimeout(running.timer);
+    this.running = undefined;
+    const worker = this.worker;
+    this.worker = undefined;
+    this.known = new Set();
+    void worker?.terminate();
+  }
+}
+
+let shared: SchemaCheckWorker | null | undefined;
+
+/**
+ * The process's schema-check worker, or `null` where none can run (the validator's file cannot be
+ * resolved, as in a bundle): the caller then checks in its own thread. Started at the first check.
+ */
+export function schemaCheckWorker(): SchemaCheckWorker | null {
+  if (shared !== undefined) return shared;
+  try {
+    shared = new SchemaCheckWorker(createRequire(import.meta.url).resolve('@cfworker/json-schema'));
+  } catch {
+    shared = null;
+  }
+  return shared;
+}
