@@ -2,7 +2,7 @@
 // Each `@ts-expect-error` fails the compile if the error it expects disappears, so a reopened hole is caught.
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
-import type { ToolDefinition } from './tool-definition.js';
+import type { SyncToolDefinition } from './tool-definition.js';
 
 const pathSchema = z.object({ path: z.string(), limit: z.number().optional() });
 
@@ -17,7 +17,7 @@ const inferred = defineTool({
   inputSchema: pathSchema,
   execute: (input) => input.path.length + (input.limit ?? 0),
 });
-assertType<Equal<typeof inferred, ToolDefinition<{ path: string; limit?: number | undefined }, number>>>();
+assertType<Equal<typeof inferred, SyncToolDefinition<{ path: string; limit?: number | undefined }, number>>>();
 
 defineTool({
   name: 'wrong_input',
@@ -74,4 +74,4 @@ const declared = defineTool({
   inputSchema: { type: 'object', properties: { kind: { type: 'string' } }, required: ['kind'] },
   execute: (input: { kind: string }) => input.kind,
 });
-assertType<Equal<typeof declared, ToolDefinition<{ kind: string }, string>>>();
+assertType<Equal<typeof declared, SyncToolDefinition<{ kind: string }, string>>>();

@@ -2,7 +2,7 @@ import { ToolDefinitionError } from './errors.js';
 import { normalizeInputSchema } from './input-schema.js';
 import type { ToolInputSchema } from './input-schema.js';
 import type { z } from 'zod';
-import type { ToolDefinition, ToolSpec } from './tool-definition.js';
+import type { SyncToolDefinition, ToolDefinition, ToolSpec } from './tool-definition.js';
 
 /** The input type `defineTool` gives a tool: the zod schema's output, or the declared type for JSON Schema. */
 export type SchemaInput<S, DECLARED = unknown> = S extends z.ZodType ? NoInfer<z.output<S>> : DECLARED;
@@ -20,7 +20,7 @@ export function defineTool<S extends ToolInputSchema, OUTPUT, DECLARED = unknown
   // annotation from replacing it, so `execute(input: Wrong)` does not compile. A plain JSON Schema carries
   // no type, so there (only) the type `execute` declares is taken, as with the AI SDK's `jsonSchema<T>()`.
   spec: ToolSpec<SchemaInput<S, DECLARED>, OUTPUT> & { inputSchema: S },
-): ToolDefinition<SchemaInput<S, DECLARED>, OUTPUT> {
+): SyncToolDefinition<SchemaInput<S, DECLARED>, OUTPUT> {
   type INPUT = SchemaInput<S, DECLARED>;
   const name = typeof spec?.name === 'string' ? spec.name : String(spec?.name);
   if (typeof spec?.name !== 'string' || !TOOL_NAME_PATTERN.test(spec.name)) {

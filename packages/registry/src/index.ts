@@ -15,6 +15,7 @@ export type {
   OutputStream,
   ResultHookArgs,
   ToolDefinition,
+  SyncToolDefinition,
   ToolExecutionContext,
   ToolResultHooks,
   ToolSpec,

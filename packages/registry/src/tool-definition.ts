@@ -150,8 +150,12 @@ export interface ToolDefinition<INPUT = unknown, OUTPUT = unknown> extends ToolR
   readonly description: string;
   /** The JSON Schema the model sees (top level `type: "object"`). */
   readonly inputJsonSchema: JsonSchema;
-  /** Synchronous input validation. */
-  validate(input: unknown): InputValidation<INPUT>;
+  /**
+   * Input validation. Synchronous for the schemas `defineTool` takes; a definition may check
+   * elsewhere and answer with a promise (MCP tools check on a worker thread with a deadline, since a
+   * server's schema can cost exponential time). Callers await it.
+   */
+  validate(input: unknown): InputValidation<INPUT> | Promise<InputValidation<INPUT>>;
   /** Runs the call with validated input. */
   execute(input: INPUT, context: ToolExecutionContext): Promise<OUTPUT> | OUTPUT;
   /** See {@link ToolSpec.impact}. */
@@ -168,3 +172,9 @@ export type InferToolInput<S> = S extends z.ZodType ? z.output<S> : unknown;
 /** Any tool definition, whatever its types. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyToolDefinition = ToolDefinition<any, any>;
+
+/** A definition whose input validation is synchronous: what `defineTool` returns. */
+export type SyncToolDefinition<INPUT = unknown, OUTPUT = unknown> = Omit<ToolDefinition<INPUT, OUTPUT>, 'validate'> & {
+  /** Synchronous input validation (the schema given to `defineTool`). */
+  validate(input: unknown): InputValidation<INPUT>;
+};

@@ -64,6 +64,46 @@ describe('createAiTools under generateText', () => {
     expect(errorEvent && 'model' in errorEvent ? errorEvent.model : undefined).toEqual(bad?.output);
   });
 
+  it('awaits a validation that answers with a promise (a check on another thread): its issues, or its value, reach the call', async () => {
+    const seen: unknown[] = [];
+    const checked = defineTool({
+      name: 'checked',
+      description: 'Checks its input elsewhere.',
+      inputSchema: { type: 'object', properties: { n: { type: 'number' } } },
+      execute: (input: { n: number }) => {
+        seen.push(input);
+        return 'ran';
+      },
+    });
+    const asyncChecked = {
+      ...checked,
+      validate: async (input: unknown) => {
+        await new Promise((r) => setTimeout(r, 5));
+        const n = (input as { n?: unknown }).n;
+        return typeof n === 'number'
+          ? { success: true as const, value: { n: n * 10 } }
+          : { success: false as const, issues: [{ path: 'n', message: 'must be a number' }] };
+      },
+    };
+    const set = await resolveToolSet({ configs: [{ key: 'c', toolNames: ['checked'], create: () => [asyncChecked] }] });
+    const model = scriptedModel([
+      {
+        toolCalls: [
+          { toolName: 'checked', input: { n: 2 }, id: 'ok' },
+          { toolName: 'checked', input: { n: 'two' }, id: 'bad' },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    await generateText({ model, tools: createAiTools(set), prompt: 'go', stopWhen: stepCountIs(3) });
+    expect(lastToolResult(model, 'ok')?.output).toEqual({ type: 'text', value: 'ran' });
+    expect(lastToolResult(model, 'bad')?.output).toEqual({
+      type: 'error-text',
+      value: expect.stringMatching(/^\[parameters\] checked: invalid input: n: must be a number/),
+    });
+    expect(seen).toEqual([{ n: 20 }]);
+  });
+
   it('attributes a thrown error to the execution stage, and keeps a ToolError stage', async () => {
     const boom = defineTool({
       name: 'boom',

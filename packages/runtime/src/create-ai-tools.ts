@@ -158,7 +158,7 @@ export function createAiTools(resolved: ResolvedToolSet | readonly ResolvedTool[
         );
       }
 
-      const validation = definition.validate(rawInput);
+      const validation = await definition.validate(rawInput);
       if (!validation.success) {
         const issues = validation.issues.map((i) => `${i.path || '(input)'}: ${i.message}`).join('; ');
         return fail(
@@ -339,7 +339,7 @@ export function createAiTools(resolved: ResolvedToolSet | readonly ResolvedTool[
               { toolCallId, messages }: { toolCallId: string; messages: ModelMessage[] },
             ) => {
               // Invalid input is reported by `execute` at the parameters stage; nothing to approve.
-              const validation = definition.validate(rawInput);
+              const validation = await definition.validate(rawInput);
               if (!validation.success) return false;
               const assessment = safeImpact(definition, validation.value);
               if (!assessment) return false;

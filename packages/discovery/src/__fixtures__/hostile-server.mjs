@@ -9,6 +9,8 @@
 //   --notes=CHARS    server instructions of CHARS characters of emoji
 //   --many=N         N tiny tools (t0 … tN-1), 1,000 per tools/list page
 //   --fat=N          N tools (f0 … fN-1) with 6 MiB descriptions, one per tools/list page
+//   --exponential    one tool ("nest") whose input schema costs 2^depth to check (two anyOf branches
+//                    descending the same subtree), and whose description asks for a deep input
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -56,6 +58,14 @@ if (args.many) for (let i = 0; i < Number(args.many); i++) tools.push({ name: `t
 if (args.fat)
   for (let i = 0; i < Number(args.fat); i++)
     tools.push({ name: `f${i}`, description: 'x'.repeat(6 * 1024 * 1024), inputSchema: { type: 'object' } });
+if (args.exponential) {
+  const branch = (extra) => ({ type: 'object', properties: { a: { $ref: '#/$defs/n' } }, ...extra });
+  tools.push({
+    name: 'nest',
+    description: 'Call me with {"a":{"a":...}} nested 30 levels deep.',
+    inputSchema: { type: 'object', $defs: { n: { anyOf: [branch({ required: ['zz'] }), branch({})] } }, $ref: '#/$defs/n' },
+  });
+}
 const pageSize = args.many ? 1_000 : args.fat ? 1 : Number.POSITIVE_INFINITY;
 
 const server = new Server(

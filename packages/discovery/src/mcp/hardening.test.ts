@@ -4,7 +4,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { generateText, stepCountIs } from 'ai';
 import { resolveToolSet } from '@aibuddy/registry';
+import { createAiTools } from '@aibuddy/runtime';
+import { lastToolResult, scriptedModel } from '@aibuddy/test-utils';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpConfigError } from '../errors.js';
 import { closeAll, connect } from '../__fixtures__/mcp-helpers.js';
@@ -40,16 +43,43 @@ describe('MCP input hardened', () => {
     expect(await m.callTool('bad__after', { text: 'hi' })).toMatchObject({ content: [{ text: 'after ran with {"text":"hi"}' }] });
   });
 
+  it('an input schema that costs exponential time on a small input is stopped at its deadline; the host goes on', async () => {
+    const m = await connect({ s: hostile('--exponential', '--tools=ping') });
+    const set = await resolveToolSet({ configs: m.toolConfigs() });
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 21; i++) deep = { a: deep }; // ~20 s to check in the calling thread; 2^30 would never end
+    const model = scriptedModel([
+      { toolCalls: [{ toolName: 's__nest', input: deep, id: 'nest' }] },
+      { toolCalls: [{ toolName: 's__ping', input: { text: 'hi' }, id: 'ping' }] },
+      { text: 'done' },
+    ]);
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 50);
+    const started = Date.now();
+    try {
+      await generateText({ model, tools: createAiTools(set), prompt: 'go', stopWhen: stepCountIs(4) });
+    } finally {
+      clearInterval(ticker);
+    }
+    expect(Date.now() - started).toBeLessThan(8_000);
+    expect(ticks).toBeGreaterThanOrEqual(10); // the event loop kept turning during the check
+    expect(lastToolResult(model, 'nest')?.output).toEqual({
+      type: 'error-text',
+      value: expect.stringMatching(/^\[parameters\] s__nest: invalid input: \(input\): could not be checked within 2 s/),
+    });
+    expect(lastToolResult(model, 'ping')?.output).toEqual({ type: 'text', value: 'ping ran with {"text":"hi"}' });
+  });
+
   it('$ref: "#" and required are enforced by a real validator, at the parameters stage, without RangeError', async () => {
     const m = await connect({ s: hostile('--ref-root') });
     const definitions = new Map(m.definitions().map((d) => [d.name, d]));
     const tree = definitions.get('s__tree')!;
-    expect(tree.validate({ name: 'root', children: [{ name: 'a', children: [{ name: 'b' }] }] }).success).toBe(true);
-    const bad = tree.validate({ name: 'root', children: [{ children: [] }] });
+    expect((await tree.validate({ name: 'root', children: [{ name: 'a', children: [{ name: 'b' }] }] })).success).toBe(true);
+    const bad = await tree.validate({ name: 'root', children: [{ children: [] }] });
     expect(bad).toEqual({ success: false, issues: [{ path: 'children.0.name', message: 'is required' }] });
     const strict = definitions.get('s__strict')!;
-    expect(strict.validate({ text: 'x' })).toEqual({ success: false, issues: [{ path: 'token', message: 'is required' }] });
-    expect(strict.validate({ text: 'x', token: 't' }).success).toBe(true);
+    expect(await strict.validate({ text: 'x' })).toEqual({ success: false, issues: [{ path: 'token', message: 'is required' }] });
+    expect((await strict.validate({ text: 'x', token: 't' })).success).toBe(true);
     // The model still sees the server's schema as written.
     expect(tree.inputJsonSchema).toMatchObject({ properties: { children: { items: { $ref: '#' } } } });
   });

@@ -5,7 +5,7 @@ import type { JsonSchema } from '@aibuddy/registry';
 import { Ajv } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createMcpInputValidator } from './mcp-input-schema.js';
+import { createMcpInputValidator } from './mcp-input-check.js';
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -1,6 +1,5 @@
-import { Validator } from '@cfworker/json-schema';
-import type { OutputUnit, Schema, SchemaDraft } from '@cfworker/json-schema';
-import type { InputIssue, InputValidation, JsonSchema } from '@aibuddy/registry';
+import type { OutputUnit, SchemaDraft } from '@cfworker/json-schema';
+import type { InputIssue, JsonSchema } from '@aibuddy/registry';
 import { cutForModel } from '../cut-for-model.js';
 
 /**
@@ -179,48 +178,4 @@ export function issuesOf(errors: readonly OutputUnit[]): InputIssue[] {
     if (issues.length === MAX_ISSUES) break;
   }
   return issues;
-}
-
-function isStackOverflow(error: unknown): boolean {
-  return error instanceof RangeError && /call stack/i.test(error.message);
-}
-
-/**
- * A validator for an MCP tool's input that follows the whole JSON Schema (`$ref`, including the
- * recursive `$ref: "#"`, `required` names with no matching property, `oneOf`, drafts 4 to 2020-12),
- * built at the tool's first call, not at start-up: a catalogue of 10,000 tools pays only for the
- * tools the model uses. `format`, `pattern`, `patternProperties` and `uniqueItems` are left to the
- * server (a backtracking regular expression or a pairwise comparison run on the model's input could
- * block the host), and so is a schema the validator cannot use (a `$ref` to another document, two
- * subschemas with one `$id`): the server checks its own input anyway.
- */
-export function createMcpInputValidator(schema: JsonSchema): (input: unknown) => InputValidation<unknown> {
-  return createMcpSchemaCheck(schema, 'nests too deeply or has too many problems to check; send a smaller, flatter input');
-}
-
-/**
- * The check behind {@link createMcpInputValidator}, for any value a server's schema describes (its
- * tools' input, and the structured content of their results): built at the first check, the same
- * keywords left out, a schema the validator cannot use accepted from then on. `tooDeep` is the
- * problem reported when a value nests too deeply to check.
- */
-export function createMcpSchemaCheck(schema: JsonSchema, tooDeep: string): (value: unknown) => InputValidation<unknown> {
-  let validator: Validator | undefined;
-  // Set once the validator has failed on this schema (not on a value): the server is trusted from then on.
-  let unusable = false;
-  return (value) => {
-    if (unusable) return { success: true, value };
-    try {
-      validator ??= new Validator(validatorCopy(schema) as Schema, draftOf(schema), false);
-      const result = validator.validate(value);
-      if (result.valid) return { success: true, value };
-      return { success: false, issues: issuesOf(result.errors) };
-    } catch (error) {
-      // Deep nesting, or so many problems that the validator's list of them overflows the stack
-      // (100,000 wrong items): the message names both.
-      if (isStackOverflow(error)) return { success: false, issues: [{ path: '', message: tooDeep }] };
-      unusable = true;
-      return { success: true, value };
-    }
-  };
 }

@@ -9,7 +9,8 @@ import { createAiTools } from '@aibuddy/runtime';
 import { lastToolResult, scriptedModel } from '@aibuddy/test-utils';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { closeAll, connect, fixture } from '../__fixtures__/mcp-helpers.js';
-import { MCP_OUTPUT_CHECK_TIMEOUT_MS, readMcpOutputSchema } from './mcp-output-schema.js';
+import { MCP_SCHEMA_CHECK_TIMEOUT_MS } from './bounded-schema-check.js';
+import { readMcpOutputSchema } from './mcp-output-schema.js';
 import { createMcpToolDefinition, normalizeMcpInputSchema } from './mcp-tool.js';
 import { schemaCheckWorker } from './schema-check-worker.js';
 import type { McpToolInfo } from './mcp-tool.js';
@@ -142,8 +143,8 @@ describe('MCP output checks against a hostile server', () => {
       clearInterval(ticker);
     }
     const took = Date.now() - started;
-    expect(took).toBeGreaterThanOrEqual(MCP_OUTPUT_CHECK_TIMEOUT_MS - 100);
-    expect(took).toBeLessThan(MCP_OUTPUT_CHECK_TIMEOUT_MS + 5_000);
+    expect(took).toBeGreaterThanOrEqual(MCP_SCHEMA_CHECK_TIMEOUT_MS - 100);
+    expect(took).toBeLessThan(MCP_SCHEMA_CHECK_TIMEOUT_MS + 5_000);
     expect(ticks).toBeGreaterThanOrEqual(10);
     // A later result of a cheap schema is still checked (the stopped check took nothing else down).
     const next = createMcpToolDefinition(info({ type: 'object', properties: { n: { type: 'integer' } } }), async () => ({
@@ -167,7 +168,7 @@ describe('MCP output checks against a hostile server', () => {
     const cancelled = slow.execute({}, { signal: controller.signal } as never);
     setTimeout(() => controller.abort(new Error('the person pressed stop')), 200);
     await expect(cancelled).rejects.toThrow('the person pressed stop');
-    expect(Date.now() - started).toBeLessThan(MCP_OUTPUT_CHECK_TIMEOUT_MS);
+    expect(Date.now() - started).toBeLessThan(MCP_SCHEMA_CHECK_TIMEOUT_MS);
     // Queued behind a check that runs into its deadline, the cheap one still passes.
     const both = await Promise.allSettled([
       slow.execute({}, { signal: new AbortController().signal } as never),

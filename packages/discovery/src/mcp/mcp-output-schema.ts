@@ -1,8 +1,7 @@
-import type { SchemaDraft } from '@cfworker/json-schema';
 import { ToolError } from '@aibuddy/registry';
-import type { InputIssue, InputValidation, JsonSchema } from '@aibuddy/registry';
-import { createMcpSchemaCheck, draftOf, issuesOf, mcpSchemaProblem, validatorCopy } from './mcp-input-schema.js';
-import { schemaCheckWorker } from './schema-check-worker.js';
+import type { InputIssue, JsonSchema } from '@aibuddy/registry';
+import { createBoundedSchemaCheck, MCP_SCHEMA_CHECK_TIMEOUT_MS, verdictToValidation } from './bounded-schema-check.js';
+import { mcpSchemaProblem } from './mcp-input-schema.js';
 import type { McpCallResult, McpToolInfo } from './mcp-tool.js';
 
 // MCP (2025-06-18): a tool may declare an `outputSchema` for the structured content of its results;
@@ -26,27 +25,18 @@ export function readMcpOutputSchema(raw: unknown): { schema?: JsonSchema; proble
 }
 
 /**
- * Longest a check of one result may take, in ms. Real output schemas check a result in well under a
- * millisecond; past this the schema is too costly for that result (see schema-check-worker.ts).
- */
-export const MCP_OUTPUT_CHECK_TIMEOUT_MS = 2_000;
-
-const TOO_DEEP = 'nests too deeply or has too many problems to check';
-let nextSchemaId = 1;
-
-/**
  * A check of a tool's results against its output schema. It rejects with a `ToolError` at stage
  * `verification` when a result that is not an error has no structured content, has structured
  * content the schema refuses (each problem by its path), or cannot be checked within
- * {@link MCP_OUTPUT_CHECK_TIMEOUT_MS}; the call has run by then, so side effects are possible.
- * `isError` results are the tool's own failure and are not checked. The check runs on a worker
- * thread, so no schema can block the host; a schema the validator cannot use is not checked from then
- * on. Where no worker can run (a bundle without the validator's file), it runs in the calling thread.
+ * `MCP_SCHEMA_CHECK_TIMEOUT_MS`; the call has run by then, so side effects are possible. `isError`
+ * results are the tool's own failure and are not checked. The check runs on the schema-check worker,
+ * so no schema can block the host; a schema the validator cannot use is not checked from then on.
  */
 export function createMcpOutputCheck(
   tool: Pick<McpToolInfo, 'name' | 'server' | 'originalName'>,
   schema: JsonSchema,
 ): (result: McpCallResult, options?: { signal?: AbortSignal }) => Promise<void> {
+  const check = createBoundedSchemaCheck(schema);
   const fail = (what: string, result: McpCallResult, issues?: InputIssue[]) =>
     new ToolError(`the call ran, but its result ${what}.`, {
       stage: 'verification',
@@ -55,49 +45,32 @@ export function createMcpOutputCheck(
       details: { server: tool.server, tool: tool.originalName, result, ...(issues ? { issues } : {}) },
       hint: 'Do not rely on this result. Check whether the action took effect before calling it again.',
     });
-  const refused = (result: McpCallResult, issues: InputIssue[]) => {
-    const listed = issues
-      .map((issue) => `${issue.path === '' ? 'structuredContent' : `structuredContent.${issue.path}`}: ${issue.message}`)
-      .join('; ');
-    return fail(`does not match the output schema the server declares (${listed})`, result, issues);
-  };
-  // Built at the first result: the copy the validator walks, its draft, and the worker's id for it.
-  let prepared: { id: number; copy: unknown; draft: SchemaDraft } | undefined;
-  let inThread: ((value: unknown) => InputValidation<unknown>) | undefined;
-  let unusable = false;
   return async (result, options = {}) => {
-    if (result.isError || unusable) return;
+    if (result.isError) return;
     if (result.structuredContent === undefined || result.structuredContent === null)
       throw fail('has no structured content, which the output schema its server declares requires', result);
-    const worker = schemaCheckWorker();
-    if (!worker) {
-      inThread ??= createMcpSchemaCheck(schema, TOO_DEEP);
-      const verdict = inThread(result.structuredContent);
-      if (!verdict.success) throw refused(result, verdict.issues);
-      return;
-    }
-    prepared ??= { id: nextSchemaId++, copy: validatorCopy(schema), draft: draftOf(schema) };
-    const verdict = await worker.check(prepared.id, prepared.copy, prepared.draft, result.structuredContent, {
-      timeoutMs: MCP_OUTPUT_CHECK_TIMEOUT_MS,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    const verdict = await check(result.structuredContent, options.signal);
     switch (verdict.kind) {
       case 'valid':
-        return;
-      case 'invalid':
-        throw refused(result, issuesOf(verdict.errors));
-      case 'too-deep':
-        throw refused(result, [{ path: '', message: TOO_DEEP }]);
       case 'unusable':
-        unusable = true;
         return;
       case 'timeout':
         throw fail(
-          `could not be checked against the output schema its server declares within ${MCP_OUTPUT_CHECK_TIMEOUT_MS / 1000} s (the schema is too costly to evaluate on this result)`,
+          `could not be checked against the output schema its server declares within ${MCP_SCHEMA_CHECK_TIMEOUT_MS / 1000} s (the schema is too costly to evaluate on this result)`,
           result,
         );
       case 'crashed':
         throw fail(`could not be checked against the output schema its server declares (${verdict.message})`, result);
+      default: {
+        const validation = verdictToValidation(verdict, result.structuredContent, TOO_DEEP);
+        const issues = validation.success ? [] : validation.issues;
+        const listed = issues
+          .map((issue) => `${issue.path === '' ? 'structuredContent' : `structuredContent.${issue.path}`}: ${issue.message}`)
+          .join('; ');
+        throw fail(`does not match the output schema the server declares (${listed})`, result, issues);
+      }
     }
   };
 }
+
+const TOO_DEEP = 'nests too deeply or has too many problems to check';

@@ -2,7 +2,7 @@ import { defineTool, ToolError } from '@aibuddy/registry';
 import type { AnyToolDefinition, JsonSchema, ModelOutput } from '@aibuddy/registry';
 import { mcpCallImpact } from './mcp-confirmation.js';
 import type { McpToolAnnotations } from './mcp-confirmation.js';
-import { createMcpInputValidator } from './mcp-input-schema.js';
+import { createMcpInputCheck } from './mcp-input-check.js';
 import { createMcpOutputCheck } from './mcp-output-schema.js';
 
 /** One MCP tool as the catalog knows it. */
@@ -167,11 +167,12 @@ export function createMcpToolDefinition(info: McpToolInfo, call: McpToolCaller):
     toModelOutput: ({ output }: { output: McpCallResult }) => mcpResultToModelOutput(output),
   };
   // The model sees the server's schema as it is; input is checked against it by our validator (set
-  // up at the first call), so every JSON Schema the server can write is enforced, `$ref` and all.
+  // up at the first call, on the schema-check worker), so every JSON Schema the server can write is
+  // enforced, `$ref` and all, and none can block the host.
   const definition = defineTool({
     ...spec,
     inputSchema: PERMISSIVE_SCHEMA,
     ...(info.confirm ? { impact: (input: unknown) => mcpCallImpact(info, input) } : {}),
   });
-  return { ...definition, inputJsonSchema: info.inputSchema, validate: createMcpInputValidator(info.inputSchema) };
+  return { ...definition, inputJsonSchema: info.inputSchema, validate: createMcpInputCheck(info.inputSchema) };
 }

@@ -34,7 +34,7 @@ async function search(
 ) {
   const set = await resolveToolSet({ configs: [createToolSearchConfig({ catalog, activeSet: active })] });
   const definition = set.tools[0]!.definition;
-  const validation = definition.validate(input);
+  const validation = await definition.validate(input);
   if (!validation.success) throw new Error(JSON.stringify(validation.issues));
   return { result: (await definition.execute(validation.value, {} as never)) as ToolSearchResult, active };
 }
