@@ -53,7 +53,8 @@ export function createBoundedSchemaCheck(
         timeoutMs: MCP_SCHEMA_CHECK_TIMEOUT_MS,
         ...(signal ? { signal } : {}),
       });
-    } else {
+    } else verdict = { kind: 'unavailable', message: 'no worker' };
+    if (verdict.kind === 'unavailable') {
       inThread ??= checkInThread(schema);
       verdict = inThread(value);
     }
@@ -84,6 +85,7 @@ export function verdictToValidation(verdict: SchemaCheckVerdict, value: unknown,
         `could not be checked within ${MCP_SCHEMA_CHECK_TIMEOUT_MS / 1000} s (the schema is too costly to evaluate on this value); send a smaller, flatter input`,
       );
     case 'crashed':
+    case 'unavailable':
       return issue(`could not be checked (${verdict.message})`);
   }
 }

@@ -12,7 +12,7 @@ import { closeAll, connect, fixture } from '../__fixtures__/mcp-helpers.js';
 import { MCP_SCHEMA_CHECK_TIMEOUT_MS } from './bounded-schema-check.js';
 import { readMcpOutputSchema } from './mcp-output-schema.js';
 import { createMcpToolDefinition, normalizeMcpInputSchema } from './mcp-tool.js';
-import { schemaCheckWorker } from './schema-check-worker.js';
+import { SchemaCheckWorker, schemaCheckWorker } from './schema-check-worker.js';
 import type { McpToolInfo } from './mcp-tool.js';
 
 afterEach(closeAll);
@@ -176,6 +176,17 @@ describe('MCP output checks against a hostile server', () => {
     ]);
     expect(both[0]).toMatchObject({ status: 'rejected', reason: { stage: 'verification' } });
     expect(both[1]).toMatchObject({ status: 'fulfilled', value: { structuredContent: { n: 1 } } });
+  });
+
+  it('a worker that cannot load the validator answers "unavailable" (the caller then checks in its own thread), at once from then on', async () => {
+    const broken = new SchemaCheckWorker('/nonexistent/json-schema.cjs');
+    const first = await broken.check(1, { type: 'object' }, '2020-12', {}, { timeoutMs: 10_000 });
+    expect(first).toMatchObject({ kind: 'unavailable', message: expect.stringMatching(/Cannot find module/) });
+    const started = Date.now();
+    expect(await broken.check(1, { type: 'object' }, '2020-12', {}, { timeoutMs: 10_000 })).toMatchObject({
+      kind: 'unavailable',
+    });
+    expect(Date.now() - started).toBeLessThan(100);
   });
 
   it("the check's worker does not keep the host's process alive", async () => {

@@ -20,7 +20,9 @@ export type SchemaCheckVerdict =
   /** The check passed its deadline and was stopped. */
   | { kind: 'timeout' }
   /** The worker ended during the check (out of memory, most likely). */
-  | { kind: 'crashed'; message: string };
+  | { kind: 'crashed'; message: string }
+  /** No worker can run the validator here (it failed before it was ready): check in the calling thread. */
+  | { kind: 'unavailable'; message: string };
 
 /** Most errors a check sends back (the caller reports at most 20; 100,000 would be cloned for nothing). */
 const MAX_ERRORS_SENT = 200;
@@ -33,6 +35,7 @@ const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { Validator } = require(workerData.validatorPath);
 const validators = new Map();
+parentPort.postMessage({ ready: true });
 parentPort.on('message', ({ id, schemaId, schema, draft, value }) => {
   let reply;
   try {
@@ -63,7 +66,9 @@ interface Job {
 }
 
 /** Runs schema checks on one worker thread, one at a time, each with a deadline. */
-class SchemaCheckWorker {
+export class SchemaCheckWorker {
+  /** Set when a worker failed before it was ready: none can run here, every check answers `unavailable`. */
+  unavailable: string | undefined;
   private worker: Worker | undefined;
   /** Schema ids the current worker has a validator for (a new worker starts with none). */
   private known = new Set<number>();
@@ -71,6 +76,7 @@ class SchemaCheckWorker {
   private running: { job: Job; timer: NodeJS.Timeout } | undefined;
   private nextJobId = 1;
 
+  /** `validatorPath`: the file of `@cfworker/json-schema` the worker requires. */
   constructor(private readonly validatorPath: string) {}
 
   check(
@@ -114,6 +120,11 @@ class SchemaCheckWorker {
   private pump(): void {
     if (this.running || this.queue.length === 0) return;
     const job = this.queue.shift() as Job;
+    if (this.unavailable !== undefined) {
+      job.settle({ kind: 'unavailable', message: this.unavailable });
+      this.pump();
+      return;
+    }
     let worker: Worker;
     try {
       worker = this.ensureWorker();
@@ -157,7 +168,12 @@ class SchemaCheckWorker {
       workerData: { validatorPath: this.validatorPath },
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     });
-    worker.on('message', (reply: { id: number } & SchemaCheckVerdict) => {
+    let ready = false;
+    worker.on('message', (reply: ({ id: number } & SchemaCheckVerdict) | { ready: true }) => {
+      if ('ready' in reply) {
+        ready = true;
+        return;
+      }
       const running = this.running;
       if (!running || running.job.id !== reply.id) return;
       clearTimeout(running.timer);
@@ -170,11 +186,12 @@ class SchemaCheckWorker {
       if (this.worker !== worker) return;
       this.worker = undefined;
       this.known = new Set();
+      if (!ready) this.unavailable = message;
       const running = this.running;
       if (!running) return;
       clearTimeout(running.timer);
       this.running = undefined;
-      running.job.settle({ kind: 'crashed', message });
+      running.job.settle(ready ? { kind: 'crashed', message } : { kind: 'unavailable', message });
       this.pump();
     };
     worker.on('error', (error) => lost(error.message));
