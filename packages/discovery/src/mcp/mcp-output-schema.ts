@@ -7,9 +7,10 @@ import type { McpCallResult, McpToolInfo } from './mcp-tool.js';
 // MCP (2025-06-18): a tool may declare an `outputSchema` for the structured content of its results;
 // servers MUST conform to it and clients SHOULD validate. A model (or the code it writes) relies on
 // that shape, so a result that breaks it fails at `verification` instead of passing on as if valid,
-// as the MCP SDK's own client does. The check is the one the input gets (mcp-input-schema.ts), with
-// the same keywords left out: the server wrote both the schema and the result, and a hostile one
-// could otherwise block the host with its own regular expression.
+// as the MCP SDK's own client does. The check is the one the input gets (bounded-schema-check.ts):
+// the same keywords left out, on the schema-check worker with a deadline. The server wrote both the
+// schema and the result, so a hostile one could otherwise block the host with its own regular
+// expression or an exponentially costly schema.
 
 /**
  * The output schema a listed tool declares, when its results can be checked against it: a JSON
