@@ -174,6 +174,40 @@ describe('MCP servers from a config file', { timeout: 120_000 }, () => {
     }
   });
 
+  it("a result that breaks its tool's output schema fails at verification; the run goes on and the CLI exits 0", async () => {
+    const dir = tempDir();
+    const events = join(dir, 'events.jsonl');
+    const model = replay(dir, [
+      {
+        toolCalls: [
+          { toolName: 'small__count', input: { mode: 'bad' }, id: 'bad' },
+          { toolName: 'small__count', input: { mode: 'good' }, id: 'good' },
+        ],
+      },
+      { text: 'done' },
+    ]);
+    const structured = { ...small, args: [...small.args, '--structured'] };
+    const r = await runCli([
+      'run',
+      'count',
+      '--model',
+      model,
+      '--workspace',
+      workspaceIn(dir),
+      '--mcp-config',
+      mcpConfig(dir, { small: structured }),
+      '--events',
+      events,
+    ]);
+    expect(r.code).toBe(0);
+    const log = readEvents(events);
+    const result = (id: string) => log.find((e) => e.type === 'tool-result' && e.toolCallId === id);
+    expect(result('bad')?.error).toMatchObject({ stage: 'verification' });
+    expect(result('bad')?.error.message).toMatch(/structuredContent\.count/);
+    expect(result('good')?.error).toBeUndefined();
+    expect(JSON.stringify(result('good')?.model)).toContain('the list has 3 items');
+  });
+
   it('a deferred destructive tool asks too, once tool_search has loaded it', async () => {
     const dir = tempDir();
     const events = join(dir, 'events.jsonl');
