@@ -13,6 +13,20 @@ import type { SchemaCheckVerdict } from './schema-check-worker.js';
 export const MCP_SCHEMA_CHECK_TIMEOUT_MS = 2_000;
 
 let nextSchemaId = 1;
+/**
+ * The worker's id and the validator's copy of each schema object, shared by every check of it: a
+ * host builds a tool's definition again for each run, and the worker keeps one validator per id.
+ */
+const preparedBySchema = new WeakMap<object, { id: number; copy: unknown; draft: ReturnType<typeof draftOf> }>();
+
+function prepare(schema: JsonSchema): { id: number; copy: unknown; draft: ReturnType<typeof draftOf> } {
+  let prepared = preparedBySchema.get(schema);
+  if (!prepared) {
+    prepared = { id: nextSchemaId++, copy: validatorCopy(schema), draft: draftOf(schema) };
+    preparedBySchema.set(schema, prepared);
+  }
+  return prepared;
+}
 
 /** Runs the validator in the calling thread: where no worker can run, and for the synchronous API. */
 export function checkInThread(schema: JsonSchema): (value: unknown) => SchemaCheckVerdict {
@@ -40,7 +54,6 @@ export function checkInThread(schema: JsonSchema): (value: unknown) => SchemaChe
 export function createBoundedSchemaCheck(
   schema: JsonSchema,
 ): (value: unknown, signal?: AbortSignal) => Promise<SchemaCheckVerdict> {
-  let prepared: { id: number; copy: unknown; draft: ReturnType<typeof draftOf> } | undefined;
   let inThread: ((value: unknown) => SchemaCheckVerdict) | undefined;
   let unusable = false;
   return async (value, signal) => {
@@ -48,7 +61,7 @@ export function createBoundedSchemaCheck(
     const worker = schemaCheckWorker();
     let verdict: SchemaCheckVerdict;
     if (worker) {
-      prepared ??= { id: nextSchemaId++, copy: validatorCopy(schema), draft: draftOf(schema) };
+      const prepared = prepare(schema);
       verdict = await worker.check(prepared.id, prepared.copy, prepared.draft, value, {
         timeoutMs: MCP_SCHEMA_CHECK_TIMEOUT_MS,
         ...(signal ? { signal } : {}),

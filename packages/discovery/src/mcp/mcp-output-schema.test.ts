@@ -12,7 +12,7 @@ import { closeAll, connect, fixture } from '../__fixtures__/mcp-helpers.js';
 import { MCP_SCHEMA_CHECK_TIMEOUT_MS } from './bounded-schema-check.js';
 import { readMcpOutputSchema } from './mcp-output-schema.js';
 import { createMcpToolDefinition, normalizeMcpInputSchema } from './mcp-tool.js';
-import { SchemaCheckWorker, schemaCheckWorker } from './schema-check-worker.js';
+import { MAX_WORKER_VALIDATORS, SchemaCheckWorker, schemaCheckWorker } from './schema-check-worker.js';
 import type { McpToolInfo } from './mcp-tool.js';
 
 afterEach(closeAll);
@@ -187,6 +187,20 @@ describe('MCP output checks against a hostile server', () => {
       kind: 'unavailable',
     });
     expect(Date.now() - started).toBeLessThan(100);
+  });
+
+  it('the worker keeps a bounded number of validators and rebuilds a dropped one from its schema', async () => {
+    const worker = schemaCheckWorker()!;
+    const schemaFor = (i: number) => ({ type: 'object', properties: { [`p${i}`]: { type: 'integer' } } });
+    const check = (id: number, i: number, value: unknown) =>
+      worker.check(id, schemaFor(i), '2020-12', value, { timeoutMs: 10_000 });
+    const base = 1_000_000; // ids of their own, apart from the definitions' ids in this file
+    expect(await check(base, 0, { p0: 'x' })).toMatchObject({ kind: 'invalid' });
+    for (let i = 1; i <= MAX_WORKER_VALIDATORS; i++)
+      expect(await check(base + i, i, { [`p${i}`]: 1 })).toEqual({ kind: 'valid' });
+    // The first validator was dropped; its check still answers from its schema, invalid and valid alike.
+    expect(await check(base, 0, { p0: 'y' })).toMatchObject({ kind: 'invalid', errors: expect.any(Array) });
+    expect(await check(base, 0, { p0: 2 })).toEqual({ kind: 'valid' });
   });
 
   it("the check's worker does not keep the host's process alive", async () => {

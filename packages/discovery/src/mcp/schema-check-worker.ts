@@ -28,6 +28,11 @@ export type SchemaCheckVerdict =
 const MAX_ERRORS_SENT = 200;
 /** The worker's heap limit: a check that needs more is a hostile one. */
 const WORKER_HEAP_MB = 256;
+/**
+ * Validators the worker keeps, least recently used dropped first: a long-lived host calls many
+ * tools over many runs. A dropped one is built again from its schema, which the worker asks for.
+ */
+export const MAX_WORKER_VALIDATORS = 256;
 
 // Plain JavaScript, evaluated by the worker (`eval: true`): no file to ship next to the build, and
 // the validator is loaded from the path this package resolves.
@@ -40,10 +45,15 @@ parentPort.on('message', ({ id, schemaId, schema, draft, value }) => {
   let reply;
   try {
     let validator = validators.get(schemaId);
+    if (validator === undefined && schema === undefined) {
+      parentPort.postMessage({ id, kind: 'resend' });
+      return;
+    }
     if (validator === undefined) {
       validator = new Validator(schema, draft, false);
-      validators.set(schemaId, validator);
-    }
+      if (validators.size >= ${MAX_WORKER_VALIDATORS}) validators.delete(validators.keys().next().value);
+    } else validators.delete(schemaId);
+    validators.set(schemaId, validator);
     const result = validator.validate(value);
     reply = result.valid ? { id, kind: 'valid' } : { id, kind: 'invalid', errors: result.errors.slice(0, ${MAX_ERRORS_SENT}) };
   } catch (error) {
@@ -176,6 +186,15 @@ export class SchemaCheckWorker {
       }
       const running = this.running;
       if (!running || running.job.id !== reply.id) return;
+      if ((reply as { kind: string }).kind === 'resend') {
+        // The worker dropped this validator (least recently used): the same check again, with its schema.
+        this.known.delete(running.job.schemaId);
+        clearTimeout(running.timer);
+        this.running = undefined;
+        this.queue.unshift(running.job);
+        this.pump();
+        return;
+      }
       clearTimeout(running.timer);
       this.running = undefined;
       const { id: _, ...verdict } = reply;
