@@ -18,7 +18,7 @@ export type { McpConfig, McpHttpServerConfig, McpServerConfig, McpServerOptions,
 export { MCP_NAME_SEPARATOR, namespaceToolName, uniqueToolName } from './mcp/tool-names.js';
 export { MAX_MCP_SCHEMA_DEPTH, MAX_MCP_SCHEMA_NODES, mcpSchemaProblem } from './mcp/mcp-input-schema.js';
 export { createMcpInputCheck, createMcpInputValidator } from './mcp/mcp-input-check.js';
-export { MCP_SCHEMA_CHECK_TIMEOUT_MS } from './mcp/bounded-schema-check.js';
+export { IN_THREAD_CHECK_BUDGET, MCP_SCHEMA_CHECK_TIMEOUT_MS } from './mcp/bounded-schema-check.js';
 export { createMcpOutputCheck, readMcpOutputSchema } from './mcp/mcp-output-schema.js';
 export { isDestructiveMcpTool, MCP_CONFIRM_MODES, mcpCallImpact, mcpCallNeedsConfirmation } from './mcp/mcp-confirmation.js';
 export type { McpConfirmMode, McpToolAnnotations } from './mcp/mcp-confirmation.js';

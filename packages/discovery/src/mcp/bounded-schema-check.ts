@@ -12,20 +12,73 @@ import type { SchemaCheckVerdict } from './schema-check-worker.js';
  */
 export const MCP_SCHEMA_CHECK_TIMEOUT_MS = 2_000;
 
+/**
+ * Largest (schema nodes × value nodes) checked in the calling thread, for a schema without `$ref`.
+ * Such a schema is a tree, so the validator applies each of its nodes at most once to each node of
+ * the value: the work is bounded by the product (milliseconds at this size), and the worker's
+ * copy and hand-over (0.1 ms, and 30 ms to start it) would cost more than the check. Real tool
+ * schemas (tens of nodes) and model inputs (tens of nodes) are far below it.
+ */
+export const IN_THREAD_CHECK_BUDGET = 20_000;
+// Keywords through which a schema can apply itself again, and with it exponential work.
+const REFERENCES = new Set(['$ref', '$recursiveRef', '$dynamicRef']);
+
+interface Prepared {
+  /** The worker's id for this schema. */
+  id: number;
+  /** The validator's copy (see `validatorCopy`). */
+  copy: unknown;
+  draft: ReturnType<typeof draftOf>;
+  /** Nodes of the copy (objects, arrays, values), and whether any key is a reference. */
+  nodes: number;
+  references: boolean;
+}
+
 let nextSchemaId = 1;
 /**
  * The worker's id and the validator's copy of each schema object, shared by every check of it: a
  * host builds a tool's definition again for each run, and the worker keeps one validator per id.
  */
-const preparedBySchema = new WeakMap<object, { id: number; copy: unknown; draft: ReturnType<typeof draftOf> }>();
+const preparedBySchema = new WeakMap<object, Prepared>();
 
-function prepare(schema: JsonSchema): { id: number; copy: unknown; draft: ReturnType<typeof draftOf> } {
+function prepare(schema: JsonSchema): Prepared {
   let prepared = preparedBySchema.get(schema);
   if (!prepared) {
-    prepared = { id: nextSchemaId++, copy: validatorCopy(schema), draft: draftOf(schema) };
+    const copy = validatorCopy(schema);
+    let references = false;
+    const nodes = countNodes(copy, Number.POSITIVE_INFINITY, (key) => {
+      if (REFERENCES.has(key)) references = true;
+    });
+    prepared = { id: nextSchemaId++, copy, draft: draftOf(schema), nodes, references };
     preparedBySchema.set(schema, prepared);
   }
   return prepared;
+}
+
+/** Nodes of a JSON value (objects, arrays, values, and object keys), counted up to just past `limit`. */
+function countNodes(value: unknown, limit: number, onKey?: (key: string) => void): number {
+  const stack: unknown[] = [value];
+  let nodes = 0;
+  while (stack.length > 0 && nodes <= limit) {
+    const node = stack.pop();
+    nodes++;
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) for (const child of node) stack.push(child);
+    else
+      for (const [key, child] of Object.entries(node)) {
+        nodes++;
+        onKey?.(key);
+        stack.push(child);
+      }
+  }
+  return nodes;
+}
+
+/** Whether checking `value` against the prepared schema is cheap enough for the calling thread. */
+function cheapInThread(prepared: Prepared, value: unknown): boolean {
+  if (prepared.references) return false;
+  const limit = Math.floor(IN_THREAD_CHECK_BUDGET / Math.max(1, prepared.nodes));
+  return countNodes(value, limit) <= limit;
 }
 
 /** Runs the validator in the calling thread: where no worker can run, and for the synchronous API. */
@@ -47,9 +100,11 @@ export function checkInThread(schema: JsonSchema): (value: unknown) => SchemaChe
 /**
  * A check of values against one of a server's schemas that cannot block the host: on the schema-check
  * worker, with a deadline of {@link MCP_SCHEMA_CHECK_TIMEOUT_MS} and the caller's abort signal (which
- * rejects with its reason). The validator's copy of the schema is made at the first check; once the
- * validator cannot use the schema, every later check answers `unusable` at once. Where no worker can
- * run (a bundle without the validator's file), the check runs in the calling thread.
+ * rejects with its reason), unless its cost is bounded and small ({@link IN_THREAD_CHECK_BUDGET}: no
+ * `$ref`, a small value), when it runs in the calling thread. The validator's copy of the schema is
+ * made at the first check; once the validator cannot use the schema, every later check answers
+ * `unusable` at once. Where no worker can run (a bundle without the validator's file), the check runs
+ * in the calling thread.
  */
 export function createBoundedSchemaCheck(
   schema: JsonSchema,
@@ -58,15 +113,15 @@ export function createBoundedSchemaCheck(
   let unusable = false;
   return async (value, signal) => {
     if (unusable) return { kind: 'unusable' };
-    const worker = schemaCheckWorker();
+    const prepared = prepare(schema);
+    const worker = cheapInThread(prepared, value) ? null : schemaCheckWorker();
     let verdict: SchemaCheckVerdict;
     if (worker) {
-      const prepared = prepare(schema);
       verdict = await worker.check(prepared.id, prepared.copy, prepared.draft, value, {
         timeoutMs: MCP_SCHEMA_CHECK_TIMEOUT_MS,
         ...(signal ? { signal } : {}),
       });
-    } else verdict = { kind: 'unavailable', message: 'no worker' };
+    } else verdict = { kind: 'unavailable', message: 'checked in the calling thread' };
     if (verdict.kind === 'unavailable') {
       inThread ??= checkInThread(schema);
       verdict = inThread(value);

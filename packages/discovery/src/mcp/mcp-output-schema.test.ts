@@ -85,6 +85,8 @@ const EXPONENTIAL = {
   },
   $ref: '#/$defs/n',
 };
+// A cheap schema that still goes to the worker: a `$ref` makes its cost unbounded in principle.
+const INTEGER_N = { type: 'object', $defs: { int: { type: 'integer' } }, properties: { n: { $ref: '#/$defs/int' } } };
 const nested = (depth: number): Record<string, unknown> => {
   let value: Record<string, unknown> = {};
   for (let i = 0; i < depth; i++) value = { a: value };
@@ -147,7 +149,7 @@ describe('MCP output checks against a hostile server', () => {
     expect(took).toBeLessThan(MCP_SCHEMA_CHECK_TIMEOUT_MS + 5_000);
     expect(ticks).toBeGreaterThanOrEqual(10);
     // A later result of a cheap schema is still checked (the stopped check took nothing else down).
-    const next = createMcpToolDefinition(info({ type: 'object', properties: { n: { type: 'integer' } } }), async () => ({
+    const next = createMcpToolDefinition(info(INTEGER_N), async () => ({
       content: [],
       structuredContent: { n: 'x' },
     }));
@@ -159,7 +161,7 @@ describe('MCP output checks against a hostile server', () => {
 
   it('a cancelled call stops its running check at once, and a check queued behind a slow one gets its own deadline', async () => {
     const slow = createMcpToolDefinition(info(EXPONENTIAL), async () => ({ content: [], structuredContent: nested(21) }));
-    const cheap = createMcpToolDefinition(info({ type: 'object', properties: { n: { type: 'integer' } } }), async () => ({
+    const cheap = createMcpToolDefinition(info(INTEGER_N), async () => ({
       content: [{ type: 'text', text: 'fine' }],
       structuredContent: { n: 1 },
     }));
@@ -203,9 +205,28 @@ describe('MCP output checks against a hostile server', () => {
     expect(await check(base, 0, { p0: 2 })).toEqual({ kind: 'valid' });
   });
 
+  it('a check whose cost is bounded and small runs in the calling thread; a $ref or a large value goes to the worker', async () => {
+    const worker = schemaCheckWorker()!;
+    const run = async (schema: Record<string, unknown>, structuredContent: Record<string, unknown>) => {
+      const before = worker.handedOver;
+      const definition = createMcpToolDefinition(info(schema), async () => ({ content: [], structuredContent }));
+      const outcome = await definition.execute({}, { signal: new AbortController().signal } as never).then(
+        () => 'ok',
+        (error: { stage: string }) => error.stage,
+      );
+      return { outcome, onWorker: worker.handedOver - before };
+    };
+    const plain = { type: 'object', properties: { n: { type: 'integer' } } };
+    expect(await run(plain, { n: 1 })).toEqual({ outcome: 'ok', onWorker: 0 });
+    expect(await run(plain, { n: 'x' })).toEqual({ outcome: 'verification', onWorker: 0 });
+    expect(await run(INTEGER_N, { n: 1 })).toEqual({ outcome: 'ok', onWorker: 1 });
+    const big = { n: 1, list: Array.from({ length: 5_000 }, (_, i) => i) };
+    expect(await run(plain, big)).toEqual({ outcome: 'ok', onWorker: 1 });
+  });
+
   it("the check's worker does not keep the host's process alive", async () => {
     const ports = () => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort').length;
-    const definition = createMcpToolDefinition(info({ type: 'object', properties: { n: { type: 'integer' } } }), async () => ({
+    const definition = createMcpToolDefinition(info(INTEGER_N), async () => ({
       content: [],
       structuredContent: { n: 2 },
     }));

@@ -79,6 +79,8 @@ interface Job {
 export class SchemaCheckWorker {
   /** Set when a worker failed before it was ready: none can run here, every check answers `unavailable`. */
   unavailable: string | undefined;
+  /** Checks handed to a worker so far (diagnostics and tests). */
+  handedOver = 0;
   private worker: Worker | undefined;
   /** Schema ids the current worker has a validator for (a new worker starts with none). */
   private known = new Set<number>();
@@ -122,6 +124,7 @@ export class SchemaCheckWorker {
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      this.handedOver++;
       this.queue.push(job);
       this.pump();
     });
