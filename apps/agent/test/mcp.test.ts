@@ -10,6 +10,15 @@ function mcpConfig(dir: string, servers: Record<string, unknown>): string {
   return file;
 }
 
+/** `aibuddy run PROMPT` with a replay model taking `steps`, these MCP servers and an events file; the run and its events. */
+async function scriptedRun(dir: string, prompt: string, steps: unknown[], servers: Record<string, unknown>, ...extra: string[]) {
+  const events = join(dir, 'events.jsonl');
+  const model = replay(dir, steps);
+  const args = ['--model', model, '--workspace', workspaceIn(dir), '--mcp-config', mcpConfig(dir, servers)];
+  const r = await runCli(['run', prompt, ...args, '--events', events, ...extra]);
+  return { r, log: readEvents(events) };
+}
+
 const big = { command: process.execPath, args: [DEMO_MCP_SERVER_PATH] };
 const small = { command: process.execPath, args: [join(fixtures, 'small-mcp-server.mjs')] };
 
@@ -88,34 +97,24 @@ describe('MCP servers from a config file', { timeout: 120_000 }, () => {
   });
 
   it('a deferred tool is found with tool_search, joins at the next step, and is called', async () => {
-    const dir = tempDir();
-    const events = join(dir, 'events.jsonl');
-    const model = replay(dir, [
-      { toolCalls: [{ toolName: 'big__convert_currency', input: { amount: 10, from: 'EUR', to: 'USD' }, id: 'too-early' }] },
-      { toolCalls: [{ toolName: 'tool_search', input: { query: 'convert money between currencies' }, id: 'search' }] },
-      {
-        toolCalls: [
-          { toolName: 'big__convert_currency', input: { amount: 10, from: 'EUR', to: 'USD' }, id: 'convert' },
-          { toolName: 'small__add', input: { a: 2, b: 3 }, id: 'add' },
-        ],
-      },
-      { text: 'converted' },
-    ]);
-    const r = await runCli([
-      'run',
+    const { r, log } = await scriptedRun(
+      tempDir(),
       'convert 10 EUR',
-      '--model',
-      model,
-      '--workspace',
-      workspaceIn(dir),
-      '--mcp-config',
-      mcpConfig(dir, { big, small }),
-      '--events',
-      events,
-    ]);
+      [
+        { toolCalls: [{ toolName: 'big__convert_currency', input: { amount: 10, from: 'EUR', to: 'USD' }, id: 'too-early' }] },
+        { toolCalls: [{ toolName: 'tool_search', input: { query: 'convert money between currencies' }, id: 'search' }] },
+        {
+          toolCalls: [
+            { toolName: 'big__convert_currency', input: { amount: 10, from: 'EUR', to: 'USD' }, id: 'convert' },
+            { toolName: 'small__add', input: { a: 2, b: 3 }, id: 'add' },
+          ],
+        },
+        { text: 'converted' },
+      ],
+      { big, small },
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    const log = readEvents(events);
     const result = (id: string) => log.find((e) => e.type === 'tool-result' && e.toolCallId === id);
     // Before the search, the deferred tool is known but not loaded: a discovery error that says to search.
     expect(result('too-early')?.error).toMatchObject({ stage: 'discovery' });
@@ -133,33 +132,24 @@ describe('MCP servers from a config file', { timeout: 120_000 }, () => {
   it('a tool its server marks destructive waits for a confirmation: --no leaves it unrun, --yes runs it', async () => {
     for (const answer of ['--no', '--yes'] as const) {
       const dir = tempDir();
-      const events = join(dir, 'events.jsonl');
       const marker = join(dir, 'forgotten');
-      const model = replay(dir, [
-        {
-          toolCalls: [
-            { toolName: 'small__forget', input: { key: 'k1' }, id: 'forget' },
-            { toolName: 'small__echo', input: { text: 'hi' }, id: 'echo' },
-          ],
-        },
-        { text: 'done' },
-      ]);
       const destructive = { ...small, args: [...small.args, `--destructive=${marker}`] };
-      const r = await runCli([
-        'run',
+      const { r, log } = await scriptedRun(
+        dir,
         'forget k1',
-        '--model',
-        model,
-        '--workspace',
-        workspaceIn(dir),
-        '--mcp-config',
-        mcpConfig(dir, { small: destructive }),
-        '--events',
-        events,
+        [
+          {
+            toolCalls: [
+              { toolName: 'small__forget', input: { key: 'k1' }, id: 'forget' },
+              { toolName: 'small__echo', input: { text: 'hi' }, id: 'echo' },
+            ],
+          },
+          { text: 'done' },
+        ],
+        { small: destructive },
         answer,
-      ]);
+      );
       expect(r.code).toBe(0);
-      const log = readEvents(events);
       // Only the destructive tool asks, and the person sees the call with its input.
       expect(log.filter((e) => e.type === 'confirm-request')).toEqual([
         expect.objectContaining({ toolCallId: 'forget', target: 'forget {"key":"k1"}', scope: 'MCP server "small"' }),
@@ -175,32 +165,22 @@ describe('MCP servers from a config file', { timeout: 120_000 }, () => {
   });
 
   it("a result that breaks its tool's output schema fails at verification; the run goes on and the CLI exits 0", async () => {
-    const dir = tempDir();
-    const events = join(dir, 'events.jsonl');
-    const model = replay(dir, [
-      {
-        toolCalls: [
-          { toolName: 'small__count', input: { mode: 'bad' }, id: 'bad' },
-          { toolName: 'small__count', input: { mode: 'good' }, id: 'good' },
-        ],
-      },
-      { text: 'done' },
-    ]);
     const structured = { ...small, args: [...small.args, '--structured'] };
-    const r = await runCli([
-      'run',
+    const { r, log } = await scriptedRun(
+      tempDir(),
       'count',
-      '--model',
-      model,
-      '--workspace',
-      workspaceIn(dir),
-      '--mcp-config',
-      mcpConfig(dir, { small: structured }),
-      '--events',
-      events,
-    ]);
+      [
+        {
+          toolCalls: [
+            { toolName: 'small__count', input: { mode: 'bad' }, id: 'bad' },
+            { toolName: 'small__count', input: { mode: 'good' }, id: 'good' },
+          ],
+        },
+        { text: 'done' },
+      ],
+      { small: structured },
+    );
     expect(r.code).toBe(0);
-    const log = readEvents(events);
     const result = (id: string) => log.find((e) => e.type === 'tool-result' && e.toolCallId === id);
     expect(result('bad')?.error).toMatchObject({ stage: 'verification' });
     expect(result('bad')?.error.message).toMatch(/structuredContent\.count/);
@@ -209,29 +189,14 @@ describe('MCP servers from a config file', { timeout: 120_000 }, () => {
   });
 
   it('a deferred destructive tool asks too, once tool_search has loaded it', async () => {
-    const dir = tempDir();
-    const events = join(dir, 'events.jsonl');
-    const model = replay(dir, [
+    const notes = { command: process.execPath, args: [SLOW_SERVER, '--tools=12', '--annotated'] };
+    const steps = [
       { toolCalls: [{ toolName: 'tool_search', input: { query: 'delete a note for good' }, id: 'search' }] },
       { toolCalls: [{ toolName: 'notes__delete_note', input: { id: 'n7' }, id: 'delete' }] },
       { text: 'done' },
-    ]);
-    const notes = { command: process.execPath, args: [SLOW_SERVER, '--tools=12', '--annotated'] };
-    const r = await runCli([
-      'run',
-      'delete note n7',
-      '--model',
-      model,
-      '--workspace',
-      workspaceIn(dir),
-      '--mcp-config',
-      mcpConfig(dir, { notes }),
-      '--events',
-      events,
-      '--no',
-    ]);
+    ];
+    const { r, log } = await scriptedRun(tempDir(), 'delete note n7', steps, { notes }, '--no');
     expect(r.code).toBe(0);
-    const log = readEvents(events);
     const found = log.find((e) => e.type === 'tool-result' && e.toolCallId === 'search')!.client.tools;
     expect(found.map((t: { name: string }) => t.name)).toContain('notes__delete_note');
     expect(log.filter((e) => e.type === 'confirm-request')).toEqual([

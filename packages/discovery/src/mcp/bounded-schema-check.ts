@@ -32,7 +32,14 @@ interface Prepared {
   /** Nodes of the copy (objects, arrays, values), and whether any key is a reference. */
   nodes: number;
   references: boolean;
+  /** The validator for checks in the calling thread, built at the first one. */
+  validator?: Validator;
+  /** Set once the validator has failed on the schema (not on a value): the server checks from then on. */
+  unusable: boolean;
 }
+
+/** A verdict as callers see it: a worker that cannot run has been replaced by a check in this thread. */
+export type CheckVerdict = Exclude<SchemaCheckVerdict, { kind: 'unavailable' }>;
 
 let nextSchemaId = 1;
 /**
@@ -49,7 +56,7 @@ function prepare(schema: JsonSchema): Prepared {
     const nodes = countNodes(copy, Number.POSITIVE_INFINITY, (key) => {
       if (REFERENCES.has(key)) references = true;
     });
-    prepared = { id: nextSchemaId++, copy, draft: draftOf(schema), nodes, references };
+    prepared = { id: nextSchemaId++, copy, draft: draftOf(schema), nodes, references, unusable: false };
     preparedBySchema.set(schema, prepared);
   }
   return prepared;
@@ -81,20 +88,20 @@ function cheapInThread(prepared: Prepared, value: unknown): boolean {
   return countNodes(value, limit) <= limit;
 }
 
-/** Runs the validator in the calling thread: where no worker can run, and for the synchronous API. */
-export function checkInThread(schema: JsonSchema): (value: unknown) => SchemaCheckVerdict {
-  let validator: Validator | undefined;
-  return (value) => {
-    try {
-      validator ??= new Validator(validatorCopy(schema) as Schema, draftOf(schema), false);
-      const result = validator.validate(value);
-      return result.valid ? { kind: 'valid' } : { kind: 'invalid', errors: result.errors };
-    } catch (error) {
-      // Deep nesting, or so many problems that the validator's list of them overflows the stack.
-      const deep = error instanceof RangeError && /call stack/i.test(error.message);
-      return deep ? { kind: 'too-deep' } : { kind: 'unusable' };
-    }
-  };
+/** Checks `value` in the calling thread: where no worker can run, for cheap checks and for the synchronous API. */
+export function checkInThread(schema: JsonSchema, value: unknown): CheckVerdict {
+  const prepared = prepare(schema);
+  if (prepared.unusable) return { kind: 'unusable' };
+  try {
+    prepared.validator ??= new Validator(prepared.copy as Schema, prepared.draft, false);
+    const result = prepared.validator.validate(value);
+    return result.valid ? { kind: 'valid' } : { kind: 'invalid', errors: result.errors };
+  } catch (error) {
+    // Deep nesting, or so many problems that the validator's list of them overflows the stack.
+    if (error instanceof RangeError && /call stack/i.test(error.message)) return { kind: 'too-deep' };
+    prepared.unusable = true;
+    return { kind: 'unusable' };
+  }
 }
 
 /**
@@ -106,27 +113,19 @@ export function checkInThread(schema: JsonSchema): (value: unknown) => SchemaChe
  * `unusable` at once. Where no worker can run (a bundle without the validator's file), the check runs
  * in the calling thread.
  */
-export function createBoundedSchemaCheck(
-  schema: JsonSchema,
-): (value: unknown, signal?: AbortSignal) => Promise<SchemaCheckVerdict> {
-  let inThread: ((value: unknown) => SchemaCheckVerdict) | undefined;
-  let unusable = false;
+export function createBoundedSchemaCheck(schema: JsonSchema): (value: unknown, signal?: AbortSignal) => Promise<CheckVerdict> {
   return async (value, signal) => {
-    if (unusable) return { kind: 'unusable' };
     const prepared = prepare(schema);
+    if (prepared.unusable) return { kind: 'unusable' };
     const worker = cheapInThread(prepared, value) ? null : schemaCheckWorker();
-    let verdict: SchemaCheckVerdict;
-    if (worker) {
-      verdict = await worker.check(prepared.id, prepared.copy, prepared.draft, value, {
-        timeoutMs: MCP_SCHEMA_CHECK_TIMEOUT_MS,
-        ...(signal ? { signal } : {}),
-      });
-    } else verdict = { kind: 'unavailable', message: 'checked in the calling thread' };
-    if (verdict.kind === 'unavailable') {
-      inThread ??= checkInThread(schema);
-      verdict = inThread(value);
-    }
-    if (verdict.kind === 'unusable') unusable = true;
+    const verdict = worker
+      ? await worker.check(prepared.id, prepared.copy, prepared.draft, value, {
+          timeoutMs: MCP_SCHEMA_CHECK_TIMEOUT_MS,
+          ...(signal ? { signal } : {}),
+        })
+      : undefined;
+    if (!verdict || verdict.kind === 'unavailable') return checkInThread(schema, value);
+    if (verdict.kind === 'unusable') prepared.unusable = true;
     return verdict;
   };
 }
@@ -135,7 +134,7 @@ export function createBoundedSchemaCheck(
  * A verdict as an input validation: `valid` and `unusable` (the server checks its own input) pass;
  * the rest are issues, `tooDeep` and the other sentences naming what the caller can do.
  */
-export function verdictToValidation(verdict: SchemaCheckVerdict, value: unknown, tooDeep: string): InputValidation<unknown> {
+export function verdictToValidation(verdict: CheckVerdict, value: unknown, tooDeep: string): InputValidation<unknown> {
   const issue = (message: string): { success: false; issues: InputIssue[] } => ({
     success: false,
     issues: [{ path: '', message }],
@@ -153,7 +152,6 @@ export function verdictToValidation(verdict: SchemaCheckVerdict, value: unknown,
         `could not be checked within ${MCP_SCHEMA_CHECK_TIMEOUT_MS / 1000} s (the schema is too costly to evaluate on this value); send a smaller, flatter input`,
       );
     case 'crashed':
-    case 'unavailable':
       return issue(`could not be checked (${verdict.message})`);
   }
 }

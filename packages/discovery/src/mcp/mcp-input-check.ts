@@ -16,14 +16,7 @@ const TOO_DEEP_INPUT = 'nests too deeply or has too many problems to check; send
  * {@link createMcpInputCheck}, which runs the same check where it can be stopped.
  */
 export function createMcpInputValidator(schema: JsonSchema): (input: unknown) => InputValidation<unknown> {
-  const check = checkInThread(schema);
-  let unusable = false;
-  return (input) => {
-    if (unusable) return { success: true, value: input };
-    const verdict = check(input);
-    if (verdict.kind === 'unusable') unusable = true;
-    return verdictToValidation(verdict, input, TOO_DEEP_INPUT);
-  };
+  return (input) => verdictToValidation(checkInThread(schema, input), input, TOO_DEEP_INPUT);
 }
 
 /**

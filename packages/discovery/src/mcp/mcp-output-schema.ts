@@ -61,7 +61,6 @@ export function createMcpOutputCheck(
           result,
         );
       case 'crashed':
-      case 'unavailable':
         throw fail(`could not be checked against the output schema its server declares (${verdict.message})`, result);
       default: {
         const validation = verdictToValidation(verdict, result.structuredContent, TOO_DEEP);

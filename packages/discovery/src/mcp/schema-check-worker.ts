@@ -206,8 +206,7 @@ export class SchemaCheckWorker {
     });
     const lost = (message: string) => {
       if (this.worker !== worker) return;
-      this.worker = undefined;
-      this.known = new Set();
+      this.forgetWorker();
       if (!ready) this.unavailable = message;
       const running = this.running;
       if (!running) return;
@@ -227,10 +226,7 @@ export class SchemaCheckWorker {
   /** Ends the worker when no check runs (the next check starts a new one); tests use it. */
   async stopIdle(): Promise<void> {
     if (this.running || !this.worker) return;
-    const worker = this.worker;
-    this.worker = undefined;
-    this.known = new Set();
-    await worker.terminate();
+    await this.forgetWorker()?.terminate();
   }
 
   /** Ends the worker in the middle of the running check (the next check starts a new one). */
@@ -239,10 +235,15 @@ export class SchemaCheckWorker {
     if (!running) return;
     clearTimeout(running.timer);
     this.running = undefined;
+    void this.forgetWorker()?.terminate();
+  }
+
+  /** Drops the current worker (its validators with it) and returns it; the next check starts a new one. */
+  private forgetWorker(): Worker | undefined {
     const worker = this.worker;
     this.worker = undefined;
     this.known = new Set();
-    void worker?.terminate();
+    return worker;
   }
 }
 
