@@ -1,6 +1,13 @@
 import { resolve } from 'node:path';
 import type { LanguageModel, PrepareStepFunction, ToolCallRepairFunction, ToolSet } from 'ai';
-import { createCompactor, dataDirInWorkspace, defaultDataDir, makeFolders, rebuildContext } from '@aibuddy/compactor';
+import {
+  createCompactor,
+  createTokenCounter,
+  dataDirInWorkspace,
+  defaultDataDir,
+  makeFolders,
+  rebuildContext,
+} from '@aibuddy/compactor';
 import type { CompactionEvent, TaskStore } from '@aibuddy/compactor';
 import { chooseDeferPath, createDeferredTools, deferredServerNotes, toolSearchPresentation } from '@aibuddy/defer';
 import {
@@ -206,12 +213,22 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     const deferModel = { provider: options.model.provider, modelId: options.model.modelId, baseURL: options.model.baseUrl };
     const deferOverride = options.deferPath ?? 'auto';
     const deferPath = chooseDeferPath({ ...deferModel, override: deferOverride }).path;
+    // The compactor's token counter, warmed up while the MCP servers' processes boot (the immediate
+    // runs once their spawns are issued): the encoder's one-time costs then fall in start-up, not in
+    // the first model steps. Freed after the compactor closes (closers run in reverse).
+    const tokenCounter = createTokenCounter();
+    closers.push(() => tokenCounter.free());
+    const warmUp = setImmediate(() => tokenCounter.warmUp());
     const mcp: McpManager | undefined = mcpConfig
       ? await connectMcpServers(mcpConfig, {
           waitForServersMs: options.mcpStartWaitMs ?? DEFAULT_MCP_START_WAIT_MS,
           deferredServerNotes: deferredServerNotes(deferPath),
         })
       : undefined;
+    if (!mcp) {
+      clearImmediate(warmUp);
+      tokenCounter.warmUp();
+    }
     if (mcp) closers.push(() => mcp.close());
     const warnFailure = (server: string, error: { message: string }) =>
       warn(
@@ -254,6 +271,7 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
 
     const compactor = createCompactor({
       dataDir,
+      tokenCounter,
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.summaryModel ? { summaryModel: options.summaryModel } : {}),
       onCompaction: (event) => router.followUp(event),

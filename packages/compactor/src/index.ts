@@ -52,6 +52,7 @@ export {
   DEFAULT_ENCODING,
   MAX_SLICE_CHARS,
   TokenCounterClosedError,
+  WARM_UP_SAMPLE,
 } from './token-counter.js';
 export type { TokenCounter, TokenCounterOptions } from './token-counter.js';
 export { DEFAULT_VIEW_LIMIT, MAX_VIEW_LIMIT, partText, readPage } from './view-page.js';

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTokenCounter, MAX_SLICE_CHARS, TokenCounterClosedError } from './token-counter.js';
+import { createTokenCounter, MAX_SLICE_CHARS, TokenCounterClosedError, WARM_UP_SAMPLE } from './token-counter.js';
 import { referenceCount, textWithTokens } from './__fixtures__/texts.js';
 
 const counter = createTokenCounter();
@@ -49,6 +49,21 @@ describe('createTokenCounter', () => {
     const controller = new AbortController();
     controller.abort(new Error('user stop'));
     await expect(counter.countAsync(textWithTokens(3_000), controller.signal)).rejects.toThrow('user stop');
+  });
+
+  it('warms up on a sample that runs every path of the counter, without changing later counts', () => {
+    // Longer than one slice (the sliced path), with JSON, line breaks and non-ASCII text.
+    expect(WARM_UP_SAMPLE.length).toBeGreaterThan(MAX_SLICE_CHARS);
+    expect(WARM_UP_SAMPLE).toContain('"inputSchema"');
+    expect(/[^\x00-\x7f]/.test(WARM_UP_SAMPLE)).toBe(true);
+    const own = createTokenCounter();
+    const text = 'ünïcödé 日本語 '.repeat(300) + JSON.stringify({ a: [1, 2, 3] });
+    const before = own.count(text);
+    expect(own.warmUp()).toBe(referenceCount(WARM_UP_SAMPLE));
+    expect(own.count(text)).toBe(before);
+    // A counter freed before its warm-up (a host closed during start-up) does nothing.
+    own.free();
+    expect(own.warmUp()).toBe(0);
   });
 
   it('refuses to count after free, with a marked error', () => {

@@ -1,7 +1,7 @@
 export { decideDeferral, MCP_SERVER_DEFER_THRESHOLD, MCP_TOTAL_DEFER_THRESHOLD } from './gate.js';
 export type { DeferralDecision, GateOptions, GateServerInput, ServerDeferral } from './gate.js';
 
-export { createToolIndex, DEFAULT_TUNING, MAX_REGEX_LENGTH, ToolSearchQueryError } from './search/index.js';
+export { createToolIndex, DEFAULT_TUNING, MAX_REGEX_LENGTH, ToolSearchQueryError, WARM_UP_SEARCHES } from './search/index.js';
 export type {
   ToolIndex,
   ToolIndexEntry,

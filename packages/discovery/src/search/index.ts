@@ -1,4 +1,4 @@
-export { createToolIndex } from './tool-index.js';
+export { createToolIndex, WARM_UP_SEARCHES } from './tool-index.js';
 export { DEFAULT_TUNING } from './lexical-ranker.js';
 export type { ToolIndexTuning } from './lexical-ranker.js';
 export type {
