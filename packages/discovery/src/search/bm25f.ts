@@ -13,6 +13,8 @@ export interface Bm25fParams {
   fieldB: readonly number[];
   /** Weight, relative to the name field, of the pieces of run-together name words ("searchjobs" → search, jobs); 0 = off. */
   namePieces: number;
+  /** BM25+ lower bound (Lv & Zhai 2011): idf × delta added for every matched term; 0 = plain BM25. */
+  delta: number;
 }
 
 /**
@@ -128,13 +130,14 @@ export function assembleBm25f(tools: readonly ToolTerms[], vocabulary: Vocabular
   const postDoc = new Int32Array(np);
   const postImpact = new Float64Array(np);
   const k1 = p.k1;
+  const delta = p.delta;
   for (let i = 0; i < np; i++) {
     const t = pTerm[i] as number;
     const at = fill[t] as number;
     fill[t] = at + 1;
     const x = pTf[i] as number;
     postDoc[at] = pDoc[i] as number;
-    postImpact[at] = ((idf[t] as number) * x * (k1 + 1)) / (x + k1);
+    postImpact[at] = (idf[t] as number) * ((x * (k1 + 1)) / (x + k1) + delta);
   }
 
   // Distinct name terms per tool, and their idf mass (for the name-coverage bonus).

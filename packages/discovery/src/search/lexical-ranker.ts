@@ -35,6 +35,11 @@ export interface ToolIndexTuning {
   serverBonus: number;
   /** Query term frequency: a word said c times weighs c^queryTf (0 = once, 1 = every time). */
   queryTf: number;
+  /**
+   * BM25+ (Lv & Zhai 2011): every matched term weighs at least `delta` × its idf, so a long text that
+   * names a query word once is not scored as if it barely had it (0 = plain BM25).
+   */
+  delta: number;
   /** Pseudo-relevance feedback (RM3): how many top tools lend expansion terms (0 = off). */
   prfDocs: number;
   /** Pseudo-relevance feedback: how many expansion terms are added. */
@@ -58,6 +63,7 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   nameBonus: 0.3,
   serverBonus: 0.3,
   queryTf: 0.5,
+  delta: 0.25,
   prfDocs: 0,
   prfTerms: 10,
   prfWeight: 0.5,
