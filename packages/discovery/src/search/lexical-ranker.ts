@@ -402,16 +402,26 @@ export function createLexicalRanker(
 
   /** A tool spelled as an identifier, or a server named by a word or 2-3 joined words, gets a bonus. */
   function mentions(words: readonly QueryWord[], identifiers: readonly string[], top: number, count: number): number {
-    const bump = (d: number, bonus: number): void => {
+    if (t.nameBonus > 0) count = bumpAll([...names.toolsNamed(identifiers)], t.nameBonus * top, count);
+    if (t.serverBonus > 0)
+      for (const sid of names.serversNamed(words)) count = bumpAll(names.membersOf(sid), t.serverBonus * top, count);
+    return count;
+  }
+
+  /**
+   * Adds `bonus` to each tool of `list`, marking the ones not touched yet; returns the touched count.
+   * A leaf of its own: a named server's thousand tools make this loop hot, and V8 then optimises
+   * only this, not the whole of `mentions` with everything it calls (6–8 ms of compilation).
+   */
+  function bumpAll(list: readonly number[], bonus: number, count: number): number {
+    for (let i = 0; i < list.length; i++) {
+      const d = list[i] as number;
       if (seen[d] === 0) {
         seen[d] = 1;
         docs[count++] = d;
       }
       acc[d] = (acc[d] as number) + bonus;
-    };
-    if (t.nameBonus > 0) for (const d of names.toolsNamed(identifiers)) bump(d, t.nameBonus * top);
-    if (t.serverBonus > 0)
-      for (const sid of names.serversNamed(words)) for (const d of names.membersOf(sid)) bump(d, t.serverBonus * top);
+    }
     return count;
   }
 
