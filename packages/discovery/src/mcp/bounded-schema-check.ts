@@ -111,9 +111,13 @@ export function checkInThread(schema: JsonSchema, value: unknown): CheckVerdict 
  * `$ref`, a small value), when it runs in the calling thread. The validator's copy of the schema is
  * made at the first check; once the validator cannot use the schema, every later check answers
  * `unusable` at once. Where no worker can run (a bundle without the validator's file), the check runs
- * in the calling thread.
+ * in the calling thread. `lane` (the server) is whose turn the check waits for on the worker: a
+ * server's slow checks do not hold up another server's.
  */
-export function createBoundedSchemaCheck(schema: JsonSchema): (value: unknown, signal?: AbortSignal) => Promise<CheckVerdict> {
+export function createBoundedSchemaCheck(
+  schema: JsonSchema,
+  lane?: string,
+): (value: unknown, signal?: AbortSignal) => Promise<CheckVerdict> {
   return async (value, signal) => {
     const prepared = prepare(schema);
     if (prepared.unusable) return { kind: 'unusable' };
@@ -122,6 +126,7 @@ export function createBoundedSchemaCheck(schema: JsonSchema): (value: unknown, s
       ? await worker.check(prepared.id, prepared.copy, prepared.draft, value, {
           timeoutMs: MCP_SCHEMA_CHECK_TIMEOUT_MS,
           ...(signal ? { signal } : {}),
+          ...(lane !== undefined ? { lane } : {}),
         })
       : undefined;
     if (!verdict || verdict.kind === 'unavailable') return checkInThread(schema, value);

@@ -24,9 +24,10 @@ export function createMcpInputValidator(schema: JsonSchema): (input: unknown) =>
  * (`MCP_SCHEMA_CHECK_TIMEOUT_MS`): a server's schema can make it take exponential time on a small
  * input the model was led to write (two `anyOf` branches that descend the same subtree), and a
  * running check in the calling thread cannot be stopped. Past the deadline the input is refused
- * ("could not be checked within 2 s").
+ * ("could not be checked within 2 s"). `server` names whose turn the check waits for on the worker,
+ * so another server's slow checks hold it up by one check at most.
  */
-export function createMcpInputCheck(schema: JsonSchema): (input: unknown) => Promise<InputValidation<unknown>> {
-  const check = createBoundedSchemaCheck(schema);
+export function createMcpInputCheck(schema: JsonSchema, server?: string): (input: unknown) => Promise<InputValidation<unknown>> {
+  const check = createBoundedSchemaCheck(schema, server);
   return async (input) => verdictToValidation(await check(input), input, TOO_DEEP_INPUT);
 }

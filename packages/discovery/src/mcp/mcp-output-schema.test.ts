@@ -2,6 +2,7 @@
 // clients SHOULD validate), over a real stdio server, through the runtime as the model sees it.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { generateText, stepCountIs } from 'ai';
 import { resolveToolSet } from '@aibuddy/registry';
@@ -14,6 +15,8 @@ import { readMcpOutputSchema } from './mcp-output-schema.js';
 import { createMcpToolDefinition, normalizeMcpInputSchema } from './mcp-tool.js';
 import { MAX_WORKER_VALIDATORS, SchemaCheckWorker, schemaCheckWorker } from './schema-check-worker.js';
 import type { McpToolInfo } from './mcp-tool.js';
+
+const require = createRequire(import.meta.url);
 
 afterEach(closeAll);
 const dir = mkdtempSync(join(tmpdir(), 'aibuddy-output-schema-'));
@@ -178,6 +181,66 @@ describe('MCP output checks against a hostile server', () => {
     ]);
     expect(both[0]).toMatchObject({ status: 'rejected', reason: { stage: 'verification' } });
     expect(both[1]).toMatchObject({ status: 'fulfilled', value: { structuredContent: { n: 1 } } });
+  });
+
+  it("servers take turns for the worker: one server's checks that run into their deadline hold another's up by one check", async () => {
+    const worker = new SchemaCheckWorker(require.resolve('@cfworker/json-schema'));
+    const settled: string[] = [];
+    const track = (name: string, p: Promise<{ kind: string }>) =>
+      p.then((v) => {
+        settled.push(`${name}: ${v.kind}`);
+      });
+    try {
+      // Three slow checks of a hostile server are waiting or running when an honest server's check arrives.
+      const slow = (i: number) =>
+        track(`hostile ${i}`, worker.check(1, EXPONENTIAL, '2020-12', nested(24), { timeoutMs: 400, lane: 'hostile' }));
+      const checks = [slow(1), slow(2), slow(3)];
+      checks.push(track('honest', worker.check(2, INTEGER_N, '2020-12', { n: 1 }, { timeoutMs: 10_000, lane: 'honest' })));
+      await Promise.all(checks);
+      // First come, first served would make it wait for all three (hostile 1–3, then honest).
+      expect(settled).toEqual(['hostile 1: timeout', 'honest: valid', 'hostile 2: timeout', 'hostile 3: timeout']);
+      // Within one lane the order stays the arrival order.
+      settled.length = 0;
+      await Promise.all(
+        [1, 2, 3].map((i) =>
+          track(`same ${i}`, worker.check(2, INTEGER_N, '2020-12', { n: i }, { timeoutMs: 10_000, lane: 'x' })),
+        ),
+      );
+      expect(settled).toEqual(['same 1: valid', 'same 2: valid', 'same 3: valid']);
+    } finally {
+      await worker.stopIdle();
+    }
+  });
+
+  it("a tool's checks wait in its server's lane: an honest server's result is checked right after the running hostile one", async () => {
+    const of = (server: string, outputSchema: Record<string, unknown>): McpToolInfo => ({
+      ...info(outputSchema),
+      name: `${server}__tool`,
+      server,
+    });
+    const hostile = createMcpToolDefinition(of('hostile', EXPONENTIAL), async () => ({
+      content: [],
+      structuredContent: nested(24),
+    }));
+    const honest = createMcpToolDefinition(of('honest', INTEGER_N), async () => ({ content: [], structuredContent: { n: 1 } }));
+    const settled: string[] = [];
+    const run = (name: string, definition: typeof hostile) =>
+      Promise.resolve(definition.execute({}, { signal: new AbortController().signal } as never)).then(
+        () => settled.push(`${name}: ok`),
+        (error: { stage?: string }) => settled.push(`${name}: ${error.stage}`),
+      );
+    // The hostile server's other tool, called once the first hostile check runs: its input check waits
+    // in that server's lane, behind the server's own slow check.
+    const checker = createMcpToolDefinition(
+      { ...of('hostile', INTEGER_N), name: 'hostile__other', inputSchema: INTEGER_N },
+      async () => ({ content: [] }),
+    );
+    const input = new Promise((resolve) => setTimeout(resolve, 200)).then(async () => {
+      const verdict = await checker.validate({ n: 1 });
+      settled.push(`input: ${verdict.success ? 'ok' : 'refused'}`);
+    });
+    await Promise.all([run('hostile 1', hostile), run('hostile 2', hostile), run('honest', honest), input]);
+    expect(settled).toEqual(['hostile 1: verification', 'honest: ok', 'hostile 2: verification', 'input: ok']);
   });
 
   it('a worker that cannot load the validator answers "unavailable" (the caller then checks in its own thread), at once from then on', async () => {

@@ -37,7 +37,7 @@ export function createMcpOutputCheck(
   tool: Pick<McpToolInfo, 'name' | 'server' | 'originalName'>,
   schema: JsonSchema,
 ): (result: McpCallResult, options?: { signal?: AbortSignal }) => Promise<void> {
-  const check = createBoundedSchemaCheck(schema);
+  const check = createBoundedSchemaCheck(schema, tool.server);
   const fail = (what: string, result: McpCallResult, issues?: InputIssue[]) =>
     new ToolError(`the call ran, but its result ${what}.`, {
       stage: 'verification',

@@ -174,5 +174,5 @@ export function createMcpToolDefinition(info: McpToolInfo, call: McpToolCaller):
     inputSchema: PERMISSIVE_SCHEMA,
     ...(info.confirm ? { impact: (input: unknown) => mcpCallImpact(info, input) } : {}),
   });
-  return { ...definition, inputJsonSchema: info.inputSchema, validate: createMcpInputCheck(info.inputSchema) };
+  return { ...definition, inputJsonSchema: info.inputSchema, validate: createMcpInputCheck(info.inputSchema, info.server) };
 }

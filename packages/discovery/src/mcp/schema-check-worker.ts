@@ -72,10 +72,17 @@ interface Job {
   draft: SchemaDraft;
   value: unknown;
   timeoutMs: number;
+  /** Whose check this is (an MCP server): lanes take turns for the worker. */
+  lane: string;
   settle: (verdict: SchemaCheckVerdict | { kind: 'aborted'; reason: unknown }) => void;
 }
 
-/** Runs schema checks on one worker thread, one at a time, each with a deadline. */
+/**
+ * Runs schema checks on one worker thread, one at a time, each with a deadline. Waiting checks queue
+ * by lane (the server whose schema it is), and the worker goes to the lane it served least recently:
+ * a server whose checks all run into their deadline delays another server's check by the one that
+ * is running, not by its whole queue.
+ */
 export class SchemaCheckWorker {
   /** Set when a worker failed before it was ready: none can run here, every check answers `unavailable`. */
   unavailable: string | undefined;
@@ -84,7 +91,13 @@ export class SchemaCheckWorker {
   private worker: Worker | undefined;
   /** Schema ids the current worker has a validator for (a new worker starts with none). */
   private known = new Set<number>();
-  private readonly queue: Job[] = [];
+  /** Waiting checks per lane, in arrival order (lanes with none are removed). */
+  private readonly lanes = new Map<string, Job[]>();
+  /** When each lane was last served (a count of checks started); never served: absent. */
+  private readonly lastServed = new Map<string, number>();
+  private started = 0;
+  /** A check to run again before any other (the worker dropped its validator mid-check). */
+  private retry: Job | undefined;
   private running: { job: Job; timer: NodeJS.Timeout } | undefined;
   private nextJobId = 1;
 
@@ -96,7 +109,7 @@ export class SchemaCheckWorker {
     schema: unknown,
     draft: SchemaDraft,
     value: unknown,
-    options: { timeoutMs: number; signal?: AbortSignal },
+    options: { timeoutMs: number; signal?: AbortSignal; lane?: string },
   ): Promise<SchemaCheckVerdict> {
     return new Promise((resolve, reject) => {
       const signal = options.signal;
@@ -105,9 +118,7 @@ export class SchemaCheckWorker {
         return;
       }
       const onAbort = () => {
-        const waiting = this.queue.indexOf(job);
-        if (waiting >= 0) this.queue.splice(waiting, 1);
-        else if (this.running?.job === job) this.stopRunning();
+        if (!this.dequeue(job) && this.running?.job === job) this.stopRunning();
         job.settle({ kind: 'aborted', reason: signal?.reason });
       };
       const job: Job = {
@@ -117,6 +128,7 @@ export class SchemaCheckWorker {
         draft,
         value,
         timeoutMs: options.timeoutMs,
+        lane: options.lane ?? '',
         settle: (verdict) => {
           signal?.removeEventListener('abort', onAbort);
           if (verdict.kind === 'aborted') reject(verdict.reason);
@@ -125,14 +137,56 @@ export class SchemaCheckWorker {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       this.handedOver++;
-      this.queue.push(job);
+      const waiting = this.lanes.get(job.lane);
+      if (waiting) waiting.push(job);
+      else this.lanes.set(job.lane, [job]);
       this.pump();
     });
   }
 
+  /** The next check to run: a retry first, else the first check of the lane whose turn it is. */
+  private next(): Job | undefined {
+    if (this.retry) {
+      const job = this.retry;
+      this.retry = undefined;
+      return job;
+    }
+    // The lane served least recently; among lanes never served, the one that has waited longest.
+    let pick: string | undefined;
+    let oldest = Number.POSITIVE_INFINITY;
+    for (const lane of this.lanes.keys()) {
+      const served = this.lastServed.get(lane) ?? -1;
+      if (served < oldest) {
+        oldest = served;
+        pick = lane;
+      }
+    }
+    if (pick === undefined) return undefined;
+    const waiting = this.lanes.get(pick) as Job[];
+    const job = waiting.shift() as Job;
+    if (waiting.length === 0) this.lanes.delete(pick);
+    this.lastServed.set(pick, this.started++);
+    return job;
+  }
+
+  /** Takes a waiting check out of its lane; false when it is not waiting (running, or done). */
+  private dequeue(job: Job): boolean {
+    if (this.retry === job) {
+      this.retry = undefined;
+      return true;
+    }
+    const waiting = this.lanes.get(job.lane);
+    const at = waiting ? waiting.indexOf(job) : -1;
+    if (!waiting || at < 0) return false;
+    waiting.splice(at, 1);
+    if (waiting.length === 0) this.lanes.delete(job.lane);
+    return true;
+  }
+
   private pump(): void {
-    if (this.running || this.queue.length === 0) return;
-    const job = this.queue.shift() as Job;
+    if (this.running) return;
+    const job = this.next();
+    if (!job) return;
     if (this.unavailable !== undefined) {
       job.settle({ kind: 'unavailable', message: this.unavailable });
       this.pump();
@@ -194,7 +248,7 @@ export class SchemaCheckWorker {
         this.known.delete(running.job.schemaId);
         clearTimeout(running.timer);
         this.running = undefined;
-        this.queue.unshift(running.job);
+        this.retry = running.job;
         this.pump();
         return;
       }
