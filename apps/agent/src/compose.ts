@@ -218,17 +218,14 @@ export async function composeAgent(options: ComposeAgentOptions): Promise<Compos
     // the first model steps. Freed after the compactor closes (closers run in reverse).
     const tokenCounter = createTokenCounter();
     closers.push(() => tokenCounter.free());
-    const warmUp = setImmediate(() => tokenCounter.warmUp());
+    if (mcpConfig) setImmediate(() => tokenCounter.warmUp());
+    else tokenCounter.warmUp();
     const mcp: McpManager | undefined = mcpConfig
       ? await connectMcpServers(mcpConfig, {
           waitForServersMs: options.mcpStartWaitMs ?? DEFAULT_MCP_START_WAIT_MS,
           deferredServerNotes: deferredServerNotes(deferPath),
         })
       : undefined;
-    if (!mcp) {
-      clearImmediate(warmUp);
-      tokenCounter.warmUp();
-    }
     if (mcp) closers.push(() => mcp.close());
     const warnFailure = (server: string, error: { message: string }) =>
       warn(

@@ -2,7 +2,7 @@ import { Validator } from '@cfworker/json-schema';
 import type { Schema } from '@cfworker/json-schema';
 import type { InputIssue, InputValidation, JsonSchema } from '@aibuddy/registry';
 import { draftOf, issuesOf, validatorCopy } from './mcp-input-schema.js';
-import { schemaCheckWorker } from './schema-check-worker.js';
+import { isStackOverflow, schemaCheckWorker } from './schema-check-worker.js';
 import type { SchemaCheckVerdict } from './schema-check-worker.js';
 
 /**
@@ -98,7 +98,7 @@ export function checkInThread(schema: JsonSchema, value: unknown): CheckVerdict 
     return result.valid ? { kind: 'valid' } : { kind: 'invalid', errors: result.errors };
   } catch (error) {
     // Deep nesting, or so many problems that the validator's list of them overflows the stack.
-    if (error instanceof RangeError && /call stack/i.test(error.message)) return { kind: 'too-deep' };
+    if (isStackOverflow(error)) return { kind: 'too-deep' };
     prepared.unusable = true;
     return { kind: 'unusable' };
   }

@@ -24,6 +24,11 @@ export type SchemaCheckVerdict =
   /** No worker can run the validator here (it failed before it was ready): check in the calling thread. */
   | { kind: 'unavailable'; message: string };
 
+/** Whether `error` is the engine's stack overflow (a value or a list of problems too deep to walk). */
+export function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}
+
 /** Most errors a check sends back (the caller reports at most 20; 100,000 would be cloned for nothing). */
 const MAX_ERRORS_SENT = 200;
 /** The worker's heap limit: a check that needs more is a hostile one. */
@@ -222,8 +227,7 @@ export class SchemaCheckWorker {
       clearTimeout(timer);
       this.running = undefined;
       if (first) this.known.delete(job.schemaId);
-      const deep = error instanceof RangeError && /call stack/i.test(error.message);
-      job.settle(deep ? { kind: 'too-deep' } : { kind: 'crashed', message: (error as Error).message });
+      job.settle(isStackOverflow(error) ? { kind: 'too-deep' } : { kind: 'crashed', message: (error as Error).message });
       this.pump();
     }
   }
