@@ -47,6 +47,11 @@ interface CallRecord {
  * Turns resolved tools into a plain AI SDK tool map that runs unchanged under `generateText`,
  * `streamText` and `ToolLoopAgent`. Validation, authorization, heartbeats, client events, abort
  * plumbing and stage attribution happen here, identically for every tool.
+ *
+ * A call id identifies one call in the map from its start until the model is given its result: a
+ * second call with an id that is taken (two calls of one step with the same id, as some
+ * OpenAI-compatible servers send) is refused at the `parameters` stage and nothing runs. A later
+ * step may use the id again. Give each run its own map.
  */
 export function createAiTools(resolved: ResolvedToolSet | readonly ResolvedTool[], options: CreateAiToolsOptions = {}): ToolSet {
   const list = Array.isArray(resolved) ? (resolved as readonly ResolvedTool[]) : (resolved as ResolvedToolSet).tools;
@@ -74,6 +79,10 @@ export function createAiTools(resolved: ResolvedToolSet | readonly ResolvedTool[
       calls.delete(old);
     }
   };
+  // Ids of calls still in flight. With the ids of finished calls whose view the model was not given
+  // yet, they are the ids a new call may not take: see `claimCallId`.
+  const running = new Set<string>();
+  const idTaken = (toolCallId: string) => running.has(toolCallId) || (calls.has(toolCallId) && !retired.has(toolCallId));
   const gate = options.confirmation;
   const ledger = gate?.ledger ?? createApprovalLedger();
   const authorize = gate ? gate.authorize : options.authorize;
@@ -150,6 +159,40 @@ export function createAiTools(resolved: ResolvedToolSet | readonly ResolvedTool[
       };
       emit({ type: 'tool-call', toolCallId, toolName, input: rawInput });
 
+      // Two calls of one step with the same id (a model or provider bug, or an attack) would share
+      // everything keyed by the id: the person's decision, the model's view of the result, the
+      // stored raw output. The first call keeps the id; this one is refused before anything runs.
+      if (idTaken(toolCallId)) {
+        return fail(
+          new ToolError(
+            `another call of this step already has the id ${toolCallId}; call ids must be unique, so this call was refused and nothing ran.`,
+            {
+              stage: 'parameters',
+              toolName,
+              hint: 'Call the tool again if this call is still needed; it gets a new id.',
+            },
+          ),
+          base,
+          started,
+        );
+      }
+      running.add(toolCallId);
+      try {
+        return await runClaimed(rawInput, sdk, beats, base, started, signal);
+      } finally {
+        running.delete(toolCallId);
+      }
+    };
+
+    const runClaimed = async (
+      rawInput: unknown,
+      sdk: ToolExecutionOptions,
+      beats: { beat(): void },
+      base: Omit<ToolExecutionEndInfo, 'error' | 'durationMs' | 'output' | 'modelOutput'>,
+      started: number,
+      signal: AbortSignal,
+    ): Promise<unknown> => {
+      const toolCallId = sdk.toolCallId;
       if (signal.aborted) {
         return fail(
           new ToolError(`not started: ${abortReason(signal)}.`, { stage: 'execution', toolName, retryable: false }),
