@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { stepCountIs, streamText } from 'ai';
 import { CompactorError, defaultDataDir, openTaskHistory } from '@aibuddy/compactor';
 import type { TaskHistory } from '@aibuddy/compactor';
-import { refusedCallEvents, runEndOf, withModelRequestEvents } from '@aibuddy/runtime';
+import { refusedCallEvents, runEndOf, withModelRequestEvents, withUniqueToolCallIds } from '@aibuddy/runtime';
 import { composeAgent } from './compose.js';
 import type { ComposeAgentOptions, ComposedAgent } from './compose.js';
 import { AgentStartupError } from './errors.js';
@@ -121,7 +121,8 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
   });
 
   try {
-    const model = withModelRequestEvents(agent.model.model, (event) => {
+    // Every call gets an id of its own before anything keys on it (some servers reuse ids).
+    const model = withModelRequestEvents(withUniqueToolCallIds(agent.model.model), (event) => {
       steps = event.step + 1;
       emit(event);
     });

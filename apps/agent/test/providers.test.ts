@@ -193,4 +193,42 @@ describe('real providers through loopback wire servers', { timeout: 120_000 }, (
     expect(JSON.stringify(searchResult?.content)).toContain('Toolbox notes: temperatures are in °C');
     expect(readEvents(events).find((e) => e.type === 'run-start')).toMatchObject({ deferPath: 'active-tools' });
   });
+  it('openai-compatible: a server that gives every call the same id: every call runs and goes back under an id of its own', async () => {
+    // Some local servers give all calls one id, in a step and across steps (xinference: "call_<uuid>"
+    // per response). Keyed by that id, the calls would share a decision, a result and a stored output.
+    const s = setUp();
+    const server = await startOpenAIWireServer({
+      chat: [
+        {
+          toolCalls: [
+            { id: 'call_0', name: 'write_file', arguments: { path: 'a.txt', content: 'AAA\n' } },
+            { id: 'call_0', name: 'write_file', arguments: { path: 'b.txt', content: 'BBB\n' } },
+          ],
+        },
+        { toolCalls: [{ id: 'call_0', name: 'read_file', arguments: { path: 'b.txt' } }] },
+        { text: 'Both written.' },
+      ],
+    });
+    closers.push(() => server.close());
+    const events = join(s.dir, 'same-id.jsonl');
+    const r = await startCli(runArgs('write two files', 'openai-compatible:local', server.baseURL, s, { events }), {
+      env: cleanEnv({ OPENAI_COMPATIBLE_API_KEY: 'test-key' }),
+      timeoutMs: 90_000,
+    }).result;
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(s.workspace, 'a.txt'), 'utf8')).toBe('AAA\n');
+    expect(readFileSync(join(s.workspace, 'b.txt'), 'utf8')).toBe('BBB\n');
+    const bodies = server.chatBodies();
+    expect(bodies).toHaveLength(3);
+    const last = bodies[2].messages as any[];
+    const callIds = last.filter((m) => m.role === 'assistant').flatMap((m) => (m.tool_calls ?? []).map((c: any) => c.id));
+    const answered = last.filter((m) => m.role === 'tool').map((m) => m.tool_call_id);
+    expect(callIds).toHaveLength(3);
+    expect(new Set(callIds).size).toBe(3);
+    expect(answered).toEqual(callIds);
+    // The read's own result, not a write's.
+    expect(JSON.stringify(last.at(-1).content)).toContain('BBB');
+    expect(readEvents(events).filter((e) => e.type === 'tool-result' && e.error)).toEqual([]);
+  });
 });

@@ -147,6 +147,17 @@ describe('threshold', () => {
   });
 });
 
+describe('a call id used again by a later call', () => {
+  it("the later call never gets the earlier call's compacted view", async () => {
+    // Hosts should give every call its own id (`withUniqueToolCallIds`); when one does not, a
+    // small later result must still reach the model as it is.
+    const { compactor } = setup();
+    const first = await throughHooks(compactor.hooks, endInfo(`FIRST ${textWithTokens(3_000)}`, tool(), 'call_0'));
+    expect(JSON.stringify(first)).toContain('FIRST');
+    expect(await throughHooks(compactor.hooks, endInfo('the second, small result', tool(), 'call_0'))).toBeUndefined();
+  });
+});
+
 describe('strategies', () => {
   it('uses a trimmed form only when it is smaller than the original', async () => {
     const big = textWithTokens(3_000);

@@ -294,6 +294,11 @@ export function createCompactor(options: CompactorOptions): Compactor {
     onToolExecutionEnd(info) {
       // Everything here is synchronous and cheap: the client path must not wait for us.
       if (closed || info.error !== undefined || !info.modelOutput) return;
+      // A result under an id this compactor has seen is a later call that reused the id: the
+      // earlier call's outcome must not become this call's view.
+      const id = key(info.taskId, info.toolCallId);
+      jobs.delete(id);
+      settled.delete(id);
       if (info.toolName === VIEW_TOOL_CALL || info.definition?.exemptFromCompaction) return;
       // The early exit only for text views (O(1) or a byte count of < 2,500 characters); turning a
       // JSON view into text could cost milliseconds for a large result, so that waits for the job.
@@ -305,7 +310,7 @@ export function createCompactor(options: CompactorOptions): Compactor {
       )
         return;
       track(
-        key(info.taskId, info.toolCallId),
+        id,
         new Promise<void>((resolve) => setImmediate(resolve)).then(() => run(info)),
       );
     },

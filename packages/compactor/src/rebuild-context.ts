@@ -46,6 +46,11 @@ const isLocalCall = (part: AssistantPart): part is ToolCallPart => part.type ===
  *    results of disposable tools whose hook chose `drop` are left out once an assistant message
  *    follows them (they have been used).
  *
+ * Results are paired with calls by id, so ids must be unique in the history: a later call that
+ * reuses an id is taken for a repeat of the first and left out with its result. When a server
+ * reuses ids, wrap its model with `withUniqueToolCallIds` (`@aibuddy/runtime`), as the reference
+ * host does.
+ *
  * Use it for a resumed run, and per step with `prepareStep: async ({ messages }) =>
  * ({ messages: await rebuildContext(messages, { compactor, taskId }) })`.
  */

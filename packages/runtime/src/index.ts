@@ -60,6 +60,7 @@ export { stageOfRunFailure } from './run-failure.js';
 export type { RunFailure, RunStage } from './run-failure.js';
 export { withModelRequestEvents } from './model-request-events.js';
 export type { ModelPrompt, ModelRequestEvent } from './model-request-events.js';
+export { withUniqueToolCallIds } from './unique-tool-call-ids.js';
 export type { LanguageModelV3 } from './language-model-v3.js';
 export { refusedCallEvents, runEndOf } from './run-end.js';
 export type { RunEnd, RunEndInput } from './run-end.js';
