@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { AuthorizationDecision, AuthorizationRequest } from '@aibuddy/runtime';
+import { escapeControlLine } from './terminal-text.js';
 
 /** How this run answers confirmation requests, and why (printed at start). */
 export interface HostConfirmation {
@@ -44,6 +45,27 @@ async function prompt(
 }
 
 /**
+ * What a person at the terminal is asked. Every field comes from the model or a tool: control
+ * characters are shown escaped, or an escape sequence in a command could erase and rewrite the
+ * very line being approved. The whole input follows the summary, since the target may be cut
+ * (an MCP call's input after 300 characters) and the approval binds the whole input.
+ */
+export function confirmationText(request: AuthorizationRequest): string {
+  let input: string;
+  try {
+    input = JSON.stringify(request.input) ?? String(request.input);
+  } catch {
+    input = '(an input that cannot be shown as JSON)';
+  }
+  const line = escapeControlLine;
+  return (
+    `\nConfirm ${line(request.toolName)} on ${line(request.target)} (${line(request.scope)}): ${line(request.impact)}\n` +
+    `Input (${input.length.toLocaleString('en-US')} characters, in full): ${line(input)}\n` +
+    'Approve? [y/N] '
+  );
+}
+
+/**
  * Chooses how confirmation requests are answered: `--yes` approves and `--no` rejects every
  * request; otherwise a person at a terminal is asked; otherwise (no terminal) every request is
  * rejected, since nobody can answer. The built-in demo is the one exception: with no terminal
@@ -60,12 +82,7 @@ export function chooseHostConfirmation(options: HostConfirmationOptions): HostCo
       policy: 'ask',
       answeredBy: 'you, at this terminal',
       ask: async (request, signal) => {
-        const answer = await prompt(
-          `\nConfirm ${request.toolName} on ${request.target} (${request.scope}): ${request.impact}\nApprove? [y/N] `,
-          signal,
-          input,
-          output,
-        );
+        const answer = await prompt(confirmationText(request), signal, input, output);
         const approved = /^y(es)?$/i.test(answer.trim());
         return approved
           ? { approved }

@@ -2,7 +2,7 @@ import type { AuthorizationDecision, AuthorizationRequest, ConfirmRequestEvent }
 
 /**
  * A confirmation the browser has to answer: the runtime's request (tool, target, scope, impact,
- * input digest) and the task it belongs to. An answer must name the digest, so it cannot be
+ * the whole input and its digest) and the task it belongs to. An answer must name the digest, so it cannot be
  * replayed for other input.
  */
 export type PendingConfirmation = Omit<ConfirmRequestEvent, 'type'> & { taskId: string };
@@ -33,6 +33,7 @@ export class PendingConfirmations {
       scope: request.scope,
       impact: request.impact,
       inputDigest: request.inputDigest,
+      input: request.input,
     };
     return new Promise((resolve, reject) => {
       const onAbort = () => {

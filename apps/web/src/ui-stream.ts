@@ -125,6 +125,7 @@ export class UiStreamBridge {
             scope: event.scope,
             impact: event.impact,
             inputDigest: event.inputDigest,
+            input: event.input,
           },
           { transient: true },
         );

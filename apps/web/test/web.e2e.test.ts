@@ -183,6 +183,36 @@ describe.skipIf(skip !== undefined)('web client in a real Chromium', () => {
     }
   }, 120_000);
 
+  it('the dialog shows the whole input, with reordering characters escaped', async () => {
+    const workspace = tempDir('aibuddy-web-ws-');
+    mkdirSync(join(workspace, 'keep-a'));
+    // A long comment pushes the end of the command out of any summary; U+202E would reorder it.
+    const command = `rm -rf keep-a # ${'x'.repeat(400)} \u202e tail-marker`;
+    const script = replayScript([{ toolCalls: [{ id: 'del', toolName: 'execute', input: { command } }] }, { text: 'asked' }]);
+    const server = await start(`replay:${script}`, workspace);
+    const page = await browser.newPage();
+    try {
+      await openAndRun(page, server, 'delete it');
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor({ timeout: 30_000 });
+      const shown = (await dialog.locator('pre.input').textContent()) ?? '';
+      expect(shown).toContain('tail-marker');
+      expect(shown).toContain('\\u202e');
+      expect(await dialog.textContent()).not.toContain('\u202e');
+      // After a reload the request comes from the server's list: the input is there too.
+      await page.reload();
+      await dialog.waitFor({ timeout: 10_000 });
+      expect(await dialog.locator('pre.input').textContent()).toContain('tail-marker');
+      await dialog.getByRole('button', { name: 'Reject' }).click();
+      await expect.poll(() => server.host.runningTasks().length, { timeout: 30_000 }).toBe(0);
+      expect(existsSync(join(workspace, 'keep-a'))).toBe(true);
+    } finally {
+      await page.close();
+      await server.close();
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('stop button kills the running process tree', async () => {
     const marker = `31${Math.floor(Math.random() * 9000 + 1000)}`;
     const script = replayScript([

@@ -60,6 +60,7 @@ export async function recordSdkApprovalRequest(
       toolName: args.toolName,
       ...pick(args.assessment),
       inputDigest: digest,
+      input: args.input,
     });
   }
   return true;
@@ -152,7 +153,7 @@ export async function authorizeCall(args: AuthorizeCallArgs): Promise<Authorizat
     inputDigest: digest,
   };
   await ledger.set({ toolCallId, toolName, inputDigest: digest, status: 'pending' });
-  emit({ type: 'confirm-request', toolCallId, toolName, ...pick(args.assessment), inputDigest: digest });
+  emit({ type: 'confirm-request', toolCallId, toolName, ...pick(args.assessment), inputDigest: digest, input: args.input });
 
   let decision: AuthorizationDecision;
   try {

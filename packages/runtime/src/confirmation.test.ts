@@ -63,6 +63,7 @@ describe.each(runners)('confirmation while the call waits (host asks), through %
         scope: 'workspace',
         impact: 'deletes a.txt permanently',
         inputDigest: inputDigest({ path: 'a.txt' }),
+        input: { path: 'a.txt' },
       },
       { type: 'confirm-decision', toolCallId: 'c1', approved: true },
     ]);
@@ -178,6 +179,7 @@ describe.each(runners)("confirmation through the AI SDK's tool approval parts, t
         target: 'a.txt',
         scope: 'workspace',
         inputDigest: inputDigest({ path: 'a.txt' }),
+        input: { path: 'a.txt' },
       }),
     ]);
     const history = [{ role: 'user' as const, content: 'remove a.txt' }, ...out.messages];

@@ -67,6 +67,11 @@ export interface ConfirmRequestEvent {
   impact: string;
   /** Digest of the call's input the decision is bound to. */
   inputDigest: string;
+  /**
+   * The whole validated input the person is asked about (the one the digest binds). Show it with
+   * the summary: `target` may be cut, and it is the input that runs.
+   */
+  input: unknown;
 }
 
 /** A person's decision on a confirmation request. */

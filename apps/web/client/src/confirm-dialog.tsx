@@ -2,6 +2,24 @@ import { useState } from 'react';
 import { api } from './api.js';
 import type { PendingConfirmation } from './api.js';
 
+// Control characters and the bidirectional overrides that reorder what a person reads: a browser
+// does not run escape sequences, but an override can make "rm -rf /" read as something else.
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+
+/** `text` with every control or reordering character shown as its escape (`\u202e`). */
+function visible(text: string): string {
+  return text.replace(INVISIBLE, (c) => `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`);
+}
+
+/** The whole input, as JSON (it is what the approval binds; the target may be cut). */
+function inputText(input: unknown): string {
+  try {
+    return JSON.stringify(input, null, 2) ?? String(input);
+  } catch {
+    return '(an input that cannot be shown as JSON)';
+  }
+}
+
 /** Asks the person about ONE call: the answer names that call and its input digest. */
 export function ConfirmDialog({
   request,
@@ -29,14 +47,18 @@ export function ConfirmDialog({
         aria-labelledby="confirm-title"
         data-tool-call-id={request.toolCallId}
       >
-        <h2 id="confirm-title">Confirm {request.toolName}?</h2>
+        <h2 id="confirm-title">Confirm {visible(request.toolName)}?</h2>
         <dl>
           <dt>Target</dt>
-          <dd className="target">{request.target}</dd>
+          <dd className="target">{visible(request.target)}</dd>
           <dt>Scope</dt>
-          <dd>{request.scope}</dd>
+          <dd>{visible(request.scope)}</dd>
           <dt>Impact</dt>
-          <dd>{request.impact}</dd>
+          <dd>{visible(request.impact)}</dd>
+          <dt>Input (in full)</dt>
+          <dd>
+            <pre className="input">{visible(inputText(request.input))}</pre>
+          </dd>
           <dt>Call</dt>
           <dd>
             <code>{request.toolCallId}</code>
