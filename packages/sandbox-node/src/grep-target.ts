@@ -2,9 +2,10 @@
  * Where a grep searches: the folder opened (or the single file located) relative to the held
  * root, so that neither engine follows a path string that could be swapped under it.
  */
-import { SandboxNotFoundError } from '@aibuddy/sandbox';
+import { SandboxNotAFileError, SandboxNotFoundError } from '@aibuddy/sandbox';
 import { DIR_FLAGS, fdPath, openFd } from './fd-path.js';
 import { lexicalParts, type Root } from './paths.js';
+import { kindOf } from './open-regular.js';
 import { locate, openDirectory, releaseLocated, type Located, type LocatedDir } from './resolve-at.js';
 
 /** The search folder (held open) or the single file (located), with its workspace-relative path. */
@@ -23,7 +24,15 @@ export async function locateTarget(root: Root, path: string): Promise<GrepTarget
       path: located?.rel ?? path,
     });
   }
-  if (!located.stat.isDirectory()) return { kind: 'file', file: located, physical: located.physical };
+  if (located.stat.isFile()) return { kind: 'file', file: located, physical: located.physical };
+  if (!located.stat.isDirectory()) {
+    // A FIFO would block ripgrep until the time bound (and the JavaScript engine skips it
+    // silently); a device or socket is no text to search either. Said as readFile says it.
+    await releaseLocated(located);
+    throw new SandboxNotAFileError(`grep: "${located.rel}" is ${kindOf(located.stat)}, not a regular file or a folder.`, {
+      path: located.rel,
+    });
+  }
   try {
     const fd = await openFd(fdPath(located.parentFd, located.name), DIR_FLAGS);
     return { kind: 'dir', dir: { rel: located.rel, physical: located.physical, fd }, physical: located.physical };

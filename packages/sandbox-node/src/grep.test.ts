@@ -1,8 +1,9 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxArgumentError } from '@aibuddy/sandbox';
+import { SandboxArgumentError, SandboxNotAFileError } from '@aibuddy/sandbox';
 import { createNodeSandbox, type NodeSandbox } from './node-sandbox.js';
 // Needs rg: skipped with the reason where missing, required in CI (see system-tools.ts).
 import { systemTool } from '@aibuddy/test-utils/system-tools';
@@ -18,6 +19,8 @@ beforeAll(async () => {
   // The 2,000-character cut falls between the two halves of the first emoji.
   writeFileSync(join(root, 'emoji.txt'), `MATCH ${'y'.repeat(1993)}${'😀'.repeat(100)}\n`);
   writeFileSync(join(root, 'bin.dat'), Buffer.from('MATCH\0binary'));
+  // A named pipe nobody writes to: opening it for reading blocks.
+  execFileSync('mkfifo', [join(root, 'pipe')]);
   mkdirSync(join(root, 'many'));
   for (let i = 0; i < 1500; i++) writeFileSync(join(root, 'many', `f${i}.txt`), `needle ${i}\n`);
   engines.ripgrep = await createNodeSandbox({ type: 'node', root, isolation: 'off' });
@@ -48,6 +51,17 @@ for (const engine of ['ripgrep', 'javascript'] as const) {
       const [match] = (await engines[engine].grep('MATCH', { path: 'emoji.txt' })).matches;
       expect(match!.text.length).toBeGreaterThan(1990);
       expect(match!.text).not.toMatch(/\p{Cs}/u); // no lone surrogate
+    });
+
+    it('refuses a named pipe given as the path at once (reading it would block until the time bound)', async () => {
+      const started = Date.now();
+      await expect(engines[engine].grep('MATCH', { path: 'pipe' })).rejects.toSatisfy(
+        (e: unknown) =>
+          SandboxNotAFileError.isInstance(e) && /"pipe" is a FIFO \(named pipe\), not a regular file or a folder/.test(String(e)),
+      );
+      expect(Date.now() - started).toBeLessThan(5_000);
+      // Searching the folder skips it.
+      expect((await engines[engine].grep('needle 7$', { path: '.' })).matches).toHaveLength(1);
     });
 
     it('refuses an invalid regular expression with an argument error', async () => {
