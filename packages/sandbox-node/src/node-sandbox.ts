@@ -28,6 +28,7 @@ import { chooseIsolation, describeExec, runCommand, validateCommand, type ExecSe
 import type { IsolationDescription } from './isolation.js';
 import { effectiveLimits, type EffectiveLimits } from './resource-limits.js';
 import { toSandboxError } from './fs-errors.js';
+import { checkEncodable, checkFilePath } from './file-input.js';
 import { globFiles } from './glob.js';
 import { grepFiles } from './grep.js';
 import { listDir, lsLimit } from './ls.js';
@@ -169,6 +170,7 @@ export class NodeSandbox implements ISandbox {
   /** Reads a window of lines (default the first 2,000), streaming. */
   async readFile(path: string, options?: ReadFileOptions): Promise<ReadFileResult> {
     throwIfAborted(options?.signal, 'readFile');
+    checkFilePath('readFile', path);
     return this.withRoot('readFile', path, async (root) => {
       readWindowOptions(options);
       const target = await locate(root, path, { create: false, operation: 'readFile' });
@@ -190,6 +192,8 @@ export class NodeSandbox implements ISandbox {
   async writeFile(path: string, content: string, options?: WriteFileOptions): Promise<WriteFileResult> {
     throwIfAborted(options?.signal, 'writeFile');
     if (typeof content !== 'string') throw new SandboxArgumentError('writeFile: content must be a string.', { path });
+    checkFilePath('writeFile', path);
+    checkEncodable('writeFile', 'the content', content, path);
     const data = Buffer.from(content, 'utf8');
     if (data.length > MAX_WRITE_BYTES) {
       throw new SandboxArgumentError(`writeFile: content is ${data.length} bytes, over the ${MAX_WRITE_BYTES}-byte limit.`, {
@@ -214,6 +218,9 @@ export class NodeSandbox implements ISandbox {
   /** Replaces text exactly once (or everywhere with `replaceAll`), atomically. */
   async editFile(path: string, edit: EditSpec, options?: EditFileOptions): Promise<EditFileResult> {
     throwIfAborted(options?.signal, 'editFile');
+    checkFilePath('editFile', path);
+    if (typeof edit?.oldText === 'string') checkEncodable('editFile', 'oldText', edit.oldText, path);
+    if (typeof edit?.newText === 'string') checkEncodable('editFile', 'newText', edit.newText, path);
     return this.withRoot('editFile', path, async (root) => {
       const target = await locate(root, path, { create: false, operation: 'editFile' });
       if (target?.stat === undefined) editNotFound(target?.rel ?? lexicalParts(root, path).rel);

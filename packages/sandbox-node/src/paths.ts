@@ -34,6 +34,8 @@ export function refuse(input: string, why: string): never {
 export function checkSpelling(input: string): void {
   if (typeof input !== 'string') refuse(String(input), 'it is not a string');
   if (input.includes('\0')) refuse(input.replace(/\0/g, '\\0'), 'it contains a null byte');
+  // Half of a UTF-16 pair: the name on disk would hold U+FFFD instead, another name than the one given.
+  if (/\p{Cs}/u.test(input)) refuse(input.replace(/\p{Cs}/gu, '\uFFFD'), 'it contains a lone surrogate (half of a character)');
   if (/^[a-zA-Z]:/.test(input)) refuse(input, 'Windows drive paths are not workspace paths');
   if (input.startsWith('\\\\') || input.startsWith('//')) refuse(input, 'UNC and network paths are not workspace paths');
   if (input.includes('\\')) refuse(input, 'backslashes are not path separators here (use "/")');

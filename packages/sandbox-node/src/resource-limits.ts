@@ -131,7 +131,6 @@ function sweepStale(hierarchy: string): void {
       if (!match || Number(match[1]) === process.pid) continue;
       try {
         process.kill(Number(match[1]), 0);
-        continue; // its host is alive
       } catch {
         try {
           rmdirSync(join(hierarchy, name)); // fails (EBUSY) while anything is still in it

@@ -150,7 +150,7 @@ describe('edit_file', () => {
       new_text: 'nope',
     });
     expect(seen.text).toMatch(
-      /^\[parameters\] edit_file: old_text was not found in near\.ts \(not even ignoring whitespace, line endings and Unicode spaces\); the edit was not applied\.\nClosest candidates in the file:\nlines 3-4 \(\d+% similar\):\n     3\texport function total\(items\) \{\n     4\t  return items\.reduce\(\(a, b\) => a \+ b, 0\);\n  first difference at line 3: old_text has "export function totals\(items\) \{", the file has "export function total\(items\) \{"/,
+      /^\[parameters\] edit_file: old_text was not found in near\.ts \(not even ignoring whitespace, line endings and Unicode spaces\); the edit was not applied\.\nClosest candidates in the file:\nlines 3-4 \(\d+% similar\):\n {5}3\texport function total\(items\) \{\n {5}4\t {2}return items\.reduce\(\(a, b\) => a \+ b, 0\);\n {2}first difference at line 3: old_text has "export function totals\(items\) \{", the file has "export function total\(items\) \{"/,
     );
     expect(seen.text).toMatch(/Read the file again and copy old_text exactly from it \(without the line-number prefix\)\.$/);
     expect(await disk('near.ts')).toContain('export function total(items)');

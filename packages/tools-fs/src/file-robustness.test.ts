@@ -59,6 +59,19 @@ describe('files that are not UTF-8', () => {
   });
 });
 
+describe('text UTF-8 cannot hold', () => {
+  it('write_file and edit_file refuse a lone surrogate (a cut emoji) at the parameters stage; the file is untouched', async () => {
+    // The model's JSON carries "\ud83d" alone: written as is, the file would get U+FFFD instead.
+    await writeFile(join(ws.root, 'emoji.md'), 'smile 😀\n');
+    const write = await one('write_file', { path: 'emoji-new.md', content: 'smile \ud83d\n' });
+    expect(write).toMatch(/^\[parameters\] write_file: .*lone surrogate \(U\+D83D at character 6\)/);
+    await expect(readFile(join(ws.root, 'emoji-new.md'))).rejects.toThrow(/ENOENT/);
+    const edit = await one('edit_file', { path: 'emoji.md', old_text: 'smile', new_text: 'grin \ud83d' });
+    expect(edit).toMatch(/^\[parameters\] edit_file: .*lone surrogate/);
+    expect(await readFile(join(ws.root, 'emoji.md'), 'utf8')).toBe('smile 😀\n');
+  });
+});
+
 describe('flush-left old_text against indented files (issue 13)', () => {
   it('a space-indented Python method keeps its indentation', async () => {
     await writeFile(join(ws.root, 'm.py'), 'class A:\n    def f(self):\n        return 1\n');

@@ -34,7 +34,7 @@ describe('ls', () => {
     expect(root).toContain('\nsrc/\n');
     expect(root).toContain('README.md  22 B');
     expect(root).toContain('escape@ (symlink)');
-    expect(run.seen('src').text).toMatch(/^src\/ — 3 entries\na\.ts  \d+ B\nb\.ts  \d+ B\nlib\/$/);
+    expect(run.seen('src').text).toMatch(/^src\/ — 3 entries\na\.ts {2}\d+ B\nb\.ts {2}\d+ B\nlib\/$/);
   });
 
   it('says when the listing was cut and how to see more', async () => {

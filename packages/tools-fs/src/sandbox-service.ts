@@ -6,5 +6,3 @@ declare module '@aibuddy/registry' {
     sandbox?: ISandbox;
   }
 }
-
-export {};

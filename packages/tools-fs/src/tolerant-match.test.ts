@@ -40,7 +40,7 @@ describe('adaptIndentation', () => {
     const why = adaptIndentation(['  a', ' b'], ['    a', '  b'], 'x');
     expect(why).toEqual({
       ok: false,
-      reason: expect.stringMatching(/one consistent rule \(line 2 of old_text has " ", the file has "  "\)/),
+      reason: expect.stringMatching(/one consistent rule \(line 2 of old_text has " ", the file has " {2}"\)/),
     });
   });
 

@@ -1,6 +1,6 @@
 /** Contract: `editFile` (exactly one match, refusals that say where, `replaceAll`, literal text, CRLF). */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { SandboxEditError, SandboxNotFoundError } from '../errors.js';
+import { SandboxArgumentError, SandboxEditError, SandboxNotFoundError } from '../errors.js';
 import type { ISandbox } from '../types.js';
 import { rejectionOf } from './operations.js';
 
@@ -29,6 +29,19 @@ export function describeEditFileContract(current: () => ISandbox): void {
       expect((many as Error).message).toMatch(/2 times/);
       expect((many as Error).message).toMatch(/1, 3/);
       expect((await sandbox.readFile('e.txt')).content).toBe('x = 1\ny = 2\nx = 1');
+    });
+
+    it('refuses a lone surrogate in the old or new text; the file is unchanged', async () => {
+      await sandbox.writeFile('e.txt', 'smile: \u{1F600}\n');
+      for (const edit of [
+        { oldText: 'smile', newText: 'half \ud83d' },
+        { oldText: '\ud83d', newText: 'x' },
+      ]) {
+        const error = await rejectionOf(() => sandbox.editFile('e.txt', edit));
+        expect(SandboxArgumentError.isInstance(error)).toBe(true);
+        expect((error as Error).message).toMatch(/lone surrogate/);
+      }
+      expect((await sandbox.readFile('e.txt')).content).toBe('smile: \u{1F600}');
     });
 
     it('replaces every occurrence with replaceAll', async () => {

@@ -1,6 +1,6 @@
 /** Contract: `writeFile` and `readFile` (creation, windows of lines, long lines, CRLF, binary, UTF-8). */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { SandboxBinaryFileError, SandboxNotAFileError, SandboxNotFoundError } from '../errors.js';
+import { SandboxArgumentError, SandboxBinaryFileError, SandboxNotAFileError, SandboxNotFoundError } from '../errors.js';
 import type { ISandbox } from '../types.js';
 import { rejectionOf } from './operations.js';
 
@@ -62,6 +62,37 @@ export function describeReadWriteContract(current: () => ISandbox): void {
       await sandbox.writeFile('dir/x.txt', 'x');
       expect(SandboxNotAFileError.isInstance(await rejectionOf(() => sandbox.readFile('dir')))).toBe(true);
       expect(SandboxNotFoundError.isInstance(await rejectionOf(() => sandbox.readFile('missing.txt')))).toBe(true);
+    });
+
+    it('refuses content UTF-8 cannot hold (a lone surrogate) instead of writing U+FFFD; nothing is written', async () => {
+      await sandbox.writeFile('kept.txt', 'kept\n');
+      for (const content of ['broken \ud83d emoji', 'trailing half \udc00']) {
+        const error = await rejectionOf(() => sandbox.writeFile('kept.txt', content));
+        expect(SandboxArgumentError.isInstance(error)).toBe(true);
+        expect((error as Error).message).toMatch(/lone surrogate/);
+        expect(SandboxArgumentError.isInstance(await rejectionOf(() => sandbox.writeFile('new.txt', content)))).toBe(true);
+      }
+      expect((await sandbox.readFile('kept.txt')).content).toBe('kept');
+      expect(SandboxNotFoundError.isInstance(await rejectionOf(() => sandbox.readFile('new.txt')))).toBe(true);
+      // Nor in a name: the file on disk would have another name than the one given.
+      expect(await rejectionOf(() => sandbox.writeFile('half-\ud83d.txt', 'x'))).toBeInstanceOf(Error);
+      expect((await sandbox.ls('.')).entries.map((e) => e.name).filter((n) => n.startsWith('half-'))).toEqual([]);
+    });
+
+    it('refuses a file path ending in "/" (it names a folder) for every file operation; nothing is created', async () => {
+      await sandbox.writeFile('plain.txt', 'plain\n');
+      for (const call of [
+        () => sandbox.writeFile('made/', 'x'),
+        () => sandbox.writeFile('plain.txt/', 'x'),
+        () => sandbox.readFile('plain.txt/'),
+        () => sandbox.editFile('plain.txt/', { oldText: 'plain', newText: 'x' }),
+      ]) {
+        const error = await rejectionOf(call);
+        expect(SandboxArgumentError.isInstance(error) || SandboxNotAFileError.isInstance(error)).toBe(true);
+        expect((error as Error).message).toMatch(/ends with "\/"/);
+      }
+      expect((await sandbox.readFile('plain.txt')).content).toBe('plain');
+      expect((await sandbox.ls('.')).entries.map((e) => e.name)).not.toContain('made');
     });
 
     it('keeps multi-byte characters whole', async () => {

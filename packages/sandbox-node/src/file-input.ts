@@ -1,0 +1,32 @@
+/**
+ * Refusals of a file operation's input that need no disk: text UTF-8 cannot hold, and a file path
+ * spelled as a folder. Both used to pass silently (a lone surrogate became U+FFFD on disk; a
+ * trailing "/" was dropped and a file of that name written), changing what the caller sent.
+ */
+import { SandboxArgumentError } from '@aibuddy/sandbox';
+
+// In a `u` regular expression a paired surrogate is one code point; only a lone half matches.
+const LONE_SURROGATE = /\p{Cs}/u;
+
+/**
+ * Refuses `text` when it holds a lone surrogate (half of a UTF-16 pair, as a model cuts an emoji),
+ * which UTF-8 cannot encode: writing it would put U+FFFD in the file instead.
+ */
+export function checkEncodable(operation: string, field: string, text: string, path: string): void {
+  const found = LONE_SURROGATE.exec(text);
+  if (!found) return;
+  const code = found[0].charCodeAt(0).toString(16).toUpperCase();
+  throw new SandboxArgumentError(
+    `${operation}: ${field} has a lone surrogate (U+${code} at character ${found.index}), half of a character UTF-8 cannot store; nothing was changed. Send the character whole, or leave it out.`,
+    { path },
+  );
+}
+
+/** Refuses a file path that ends in "/" (or "/."): it names a folder, and a file needs a name. */
+export function checkFilePath(operation: string, path: string): void {
+  if (typeof path !== 'string' || !/\/\.?$/.test(path) || /^\/*$/.test(path)) return;
+  throw new SandboxArgumentError(
+    `${operation}: the path "${path}" ends with "/", which names a folder; give the file's path without the trailing "/".`,
+    { path },
+  );
+}
