@@ -8,7 +8,7 @@ import {
   SandboxNotFoundError,
   SandboxTooLargeError,
 } from '@aibuddy/sandbox';
-import { encodingName, guessEncoding } from './encoding.js';
+import { encodingName, guessEncoding, nulBytesReason } from './encoding.js';
 import { BINARY_SNIFF_BYTES } from './read-file.js';
 
 /** Files larger than this are not edited in memory. */
@@ -90,9 +90,7 @@ export function applyEdit(rel: string, bytes: Buffer, edit: EditSpec): { data: B
   }
   if (bytes.length > MAX_EDIT_BYTES) throw tooLarge(rel, bytes.length);
   if (bytes.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-    throw new SandboxBinaryFileError(`editFile: "${rel}" looks binary (it has NUL bytes); it cannot be edited as text.`, {
-      path: rel,
-    });
+    throw new SandboxBinaryFileError(nulBytesReason('editFile', rel, bytes), { path: rel });
   }
   const encoding = guessEncoding(bytes);
   if (encoding !== 'utf-8' && (NON_ASCII.test(edit.oldText) || NON_ASCII.test(edit.newText))) {

@@ -71,3 +71,26 @@ export function encodingName(encoding: TextEncodingGuess): string {
       return 'an unknown 8-bit encoding';
   }
 }
+
+/**
+ * Why text with NUL bytes is refused: a UTF-16 or UTF-32 file (told by its byte order mark; PowerShell
+ * and many Windows tools write UTF-16) is text in an encoding these tools do not read, anything
+ * else looks binary. Says how to go on either way.
+ */
+export function nulBytesReason(operation: 'readFile' | 'editFile', rel: string, head: Uint8Array): string {
+  const verb = operation === 'readFile' ? 'read' : 'edited';
+  const bom =
+    head[0] === 0xff && head[1] === 0xfe && head[2] === 0 && head[3] === 0
+      ? 'UTF-32LE'
+      : head[0] === 0 && head[1] === 0 && head[2] === 0xfe && head[3] === 0xff
+        ? 'UTF-32BE'
+        : head[0] === 0xff && head[1] === 0xfe
+          ? 'UTF-16LE'
+          : head[0] === 0xfe && head[1] === 0xff
+            ? 'UTF-16BE'
+            : undefined;
+  if (bom) {
+    return `${operation}: "${rel}" is ${bom} text (it starts with a ${bom} byte order mark), which cannot be ${verb} here; convert it to UTF-8 first (for example: iconv -f ${bom.replace(/(LE|BE)$/, '')} -t UTF-8 "${rel}" > "${rel}.utf8").`;
+  }
+  return `${operation}: "${rel}" looks binary (it has NUL bytes); it cannot be ${verb} as text.`;
+}

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SandboxArgumentError } from '@aibuddy/sandbox';
+import { SandboxArgumentError, SandboxBinaryFileError } from '@aibuddy/sandbox';
 import { createNodeSandbox, type NodeSandbox } from './node-sandbox.js';
 
 let root: string;
@@ -60,6 +60,25 @@ describe('readFile line windows', () => {
     expect(first!.startsWith('é'.repeat(2000))).toBe(true);
     expect(first).toMatch(/line 1 cut: 1572864 bytes long/);
     expect(second).toBe('next');
+  });
+
+  it('names a UTF-16 or UTF-32 file by its byte order mark and says how to convert it (read and edit)', async () => {
+    const cases: Array<[string, Buffer]> = [
+      ['UTF-16LE', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('hi there\n', 'utf16le')])],
+      ['UTF-16BE', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from('hi there\n', 'utf16le').swap16()])],
+      ['UTF-32LE', Buffer.from([0xff, 0xfe, 0, 0, 0x68, 0, 0, 0, 0x69, 0, 0, 0])],
+    ];
+    for (const [name, bytes] of cases) {
+      writeFileSync(join(root, 'wide.txt'), bytes);
+      const read = sandbox.readFile('wide.txt');
+      await expect(read).rejects.toSatisfy((e: unknown) => SandboxBinaryFileError.isInstance(e));
+      await expect(read).rejects.toThrow(`"wide.txt" is ${name} text (it starts with a ${name} byte order mark)`);
+      await expect(read).rejects.toThrow(/iconv -f UTF-(16|32) -t UTF-8/);
+      await expect(sandbox.editFile('wide.txt', { oldText: 'hi', newText: 'HI' })).rejects.toThrow(`is ${name} text`);
+    }
+    // Without a byte order mark, NUL bytes still mean binary.
+    writeFileSync(join(root, 'nul.bin'), Buffer.from('ab\0cd'));
+    await expect(sandbox.readFile('nul.bin')).rejects.toThrow(/looks binary/);
   });
 
   it('refuses bad offsets and limits before opening the file', async () => {

@@ -3,7 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import type { Stats } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { SandboxAbortedError, SandboxArgumentError, SandboxBinaryFileError, SandboxTooLargeError } from '@aibuddy/sandbox';
-import { decodeText, guessEncoding } from './encoding.js';
+import { decodeText, guessEncoding, nulBytesReason } from './encoding.js';
 
 /** Default number of lines in a window. */
 export const DEFAULT_READ_LIMIT = 2000;
@@ -155,10 +155,9 @@ export async function readFileWindow(
         break;
       }
       if (position === 0 && buf.subarray(0, Math.min(bytesRead, BINARY_SNIFF_BYTES)).includes(0)) {
-        throw new SandboxBinaryFileError(
-          `readFile: "${target.rel}" looks binary (it has NUL bytes); it cannot be read as text.`,
-          { path: target.rel },
-        );
+        throw new SandboxBinaryFileError(nulBytesReason('readFile', target.rel, buf.subarray(0, bytesRead)), {
+          path: target.rel,
+        });
       }
       if (bytesRead >= NUL_RUN_BYTES && ZEROS.compare(buf, 0, bytesRead, 0, bytesRead) === 0) {
         stopped = `the read stopped at byte ${position} of ${sizeAtOpen}: ${bytesRead} NUL bytes in a row follow (a sparse hole or binary data, not text)`;

@@ -11,7 +11,8 @@ const PARAMETER_HINTS: Partial<Record<SandboxErrorCode, (toolName: string) => st
     toolName === 'ls'
       ? 'This is a file: use read_file to read it.'
       : 'This is a directory (or not a regular file): use ls to list it, or glob to find files in it.',
-  BINARY: () => 'Binary files cannot be read or edited as text; inspect them with execute (for example `file`, `xxd | head`).',
+  BINARY: () =>
+    'Binary files cannot be read or edited as text; inspect them with execute (for example `file`, `xxd | head`). UTF-16 or UTF-32 text: convert it to UTF-8 first, as the message says.',
   TOO_LARGE: () =>
     'The file is over the size limit for this operation; read it in windows (offset/limit) or process it with execute.',
   INVALID_ARGUMENT: () => 'Fix the argument and call again.',
