@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { chooseHostConfirmation, confirmationText } from './confirmation.js';
+import { chooseHostConfirmation, confirmationText, questionText } from './confirmation.js';
 
 const request = {
   toolCallId: 'c1',
@@ -85,5 +85,11 @@ describe('what the terminal shows a person', () => {
     expect((await decision).approved).toBe(false);
     expect(shown).toContain(confirmationText(evil as never).trim());
     expect(shown).not.toContain('\x1b[2K');
+  });
+
+  it('a question of the model is shown escaped too, its choices one per line', () => {
+    const text = questionText({ question: 'Deploy?\x1b[2K\rAnswer 1 to cancel', choices: ['yes\x1b[1A', 'no'] });
+    expect(text).not.toMatch(/[\x1b\r]/);
+    expect(text).toBe('\nDeploy?\\x1b[2K\\rAnswer 1 to cancel\n  1. yes\\x1b[1A\n  2. no\n> ');
   });
 });

@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import type { AuthorizationDecision, AuthorizationRequest } from '@aibuddy/runtime';
-import { escapeControlLine } from './terminal-text.js';
+import { escapeControl, escapeControlLine } from './terminal-text.js';
 
 /** How this run answers confirmation requests, and why (printed at start). */
 export interface HostConfirmation {
@@ -65,6 +65,14 @@ export function confirmationText(request: AuthorizationRequest): string {
   );
 }
 
+/** What a person at the terminal is asked by `ask_user_question`: the model's text, escaped as above. */
+export function questionText(question: { question: string; choices?: string[] }): string {
+  const choices = question.choices?.length
+    ? `\n${question.choices.map((c, i) => `  ${i + 1}. ${escapeControlLine(c)}`).join('\n')}\n`
+    : '\n';
+  return `\n${escapeControl(question.question)}${choices}> `;
+}
+
 /**
  * Chooses how confirmation requests are answered: `--yes` approves and `--no` rejects every
  * request; otherwise a person at a terminal is asked; otherwise (no terminal) every request is
@@ -89,8 +97,7 @@ export function chooseHostConfirmation(options: HostConfirmationOptions): HostCo
           : { approved, reason: answer.trim() && !/^no?$/i.test(answer.trim()) ? answer.trim() : 'the user said no' };
       },
       answerQuestion: async (question, signal) => {
-        const choices = question.choices?.length ? `\n${question.choices.map((c, i) => `  ${i + 1}. ${c}`).join('\n')}\n` : '\n';
-        const answer = (await prompt(`\n${question.question}${choices}> `, signal, input, output)).trim();
+        const answer = (await prompt(questionText(question), signal, input, output)).trim();
         const index = Number(answer);
         return question.choices && Number.isInteger(index) && index >= 1 && index <= question.choices.length
           ? question.choices[index - 1]!
