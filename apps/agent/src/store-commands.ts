@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { createTaskStore, defaultDataDir, findSavedCall, savedCallText } from '@aibuddy/compactor';
 import type { ParsedCommand } from './args.js';
 import { AgentStartupError } from './errors.js';
+import { escapeControl } from './terminal-text.js';
 
 /** The data dir the commands read: `--data-dir`, else the default of `--workspace` (or the current folder). */
 function dataDirOf(parsed: { dataDir: string | undefined; workspace: string | undefined }): string {
@@ -23,7 +24,8 @@ async function read<T>(what: string, dataDir: string, load: () => Promise<T>): P
 /**
  * `aibuddy view-call`: prints the raw output (or, with `--part input`, the raw input) of a saved
  * call — compacted or not — of a persisted task (with `--json`, the whole record). Without
- * `--task-id` every task of the data dir is searched. Resolves with the exit code.
+ * `--task-id` every task of the data dir is searched. On a terminal, control characters are shown
+ * escaped; into a pipe or a file the text is written byte for byte. Resolves with the exit code.
  */
 export async function viewCall(
   parsed: Extract<ParsedCommand, { command: 'view-call' }>,
@@ -41,7 +43,15 @@ export async function viewCall(
       },
     );
   }
-  io.stdout.write(parsed.json ? `${JSON.stringify(found.record, null, 2)}\n` : savedCallText(found, parsed.part));
+  if (parsed.json) {
+    io.stdout.write(`${JSON.stringify(found.record, null, 2)}\n`);
+    return 0;
+  }
+  // Byte for byte into a pipe or a file; on a terminal, control characters are shown escaped: a
+  // tool's output (a file the agent read, a web page) can carry sequences that rewrite the screen
+  // or, with OSC 52, set the clipboard.
+  const text = savedCallText(found, parsed.part);
+  io.stdout.write((io.stdout as { isTTY?: boolean }).isTTY === true ? escapeControl(text) : text);
   return 0;
 }
 
