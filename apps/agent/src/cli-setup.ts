@@ -9,7 +9,7 @@ import { loadHostCommandRules } from './host-config.js';
 import type { HostCommandRules } from './host-config.js';
 
 /** Exit codes of the CLI. */
-export const EXIT_CODES = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
+export const EXIT_CODES = { ok: 0, failed: 1, usage: 2, interrupted: 130, outputClosed: 141 } as const;
 
 /** Where the CLI writes and what it reads; injectable for tests. */
 export interface CliIO {

@@ -16,9 +16,17 @@ function drained(stream: NodeJS.WriteStream): Promise<void> {
   });
 }
 
+// A reader that went away (`aibuddy view-call … | head -1`) must not crash the process with an
+// unhandled EPIPE; the command ends as programs ended by SIGPIPE do, with 141 (`aibuddy run` also
+// stops its run, see run-command.ts).
+let stdoutClosed = false;
+process.stdout.on('error', () => {
+  stdoutClosed = true;
+});
+
 async function exit(code: number): Promise<never> {
   await Promise.all([drained(process.stdout), drained(process.stderr)]);
-  process.exit(code);
+  process.exit(stdoutClosed && code === 0 ? 141 : code);
 }
 
 // `pnpm aibuddy …` from a checkout runs this file with the repository root as the current folder;

@@ -63,6 +63,16 @@ export async function runCommand(parsed: Extract<ParsedCommand, { command: 'run'
   };
   process.on('SIGINT', onSigint);
   process.on('SIGTERM', onSigint);
+  // A reader that went away (`aibuddy run | head -1`) is a stop, as SIGPIPE is for other programs:
+  // the run is aborted (its commands killed), not left running with nowhere to write. The listener
+  // stays: later writes to the closed stream report errors too, and must not crash the process.
+  let outputClosed = false;
+  io.stdout.on('error', () => {
+    if (outputClosed) return;
+    outputClosed = true;
+    io.stderr.write('\naibuddy: the reader of the output went away; stopping the run…\n');
+    controller.abort(new Error('stopped: the reader of the output went away'));
+  });
 
   if (setup.model.demo) {
     out(`aibuddy demo: a scripted model (no key, no network) in a fresh temporary workspace.\n`);
@@ -119,7 +129,7 @@ export async function runCommand(parsed: Extract<ParsedCommand, { command: 'run'
       },
     });
     renderer.close();
-    if (result.status === 'completed') {
+    if (result.status === 'completed' && !outputClosed) {
       out(`\n✔ done in ${plural(result.steps, 'model call')}.\n`);
       if (setup.model.demo) {
         out(
@@ -131,6 +141,7 @@ export async function runCommand(parsed: Extract<ParsedCommand, { command: 'run'
       }
       return EXIT_CODES.ok;
     }
+    if (outputClosed) return EXIT_CODES.outputClosed;
     io.stderr.write(`\n${cliMessage(`aibuddy run ${result.status}: ${result.error?.message ?? 'unknown error'}`)}\n`);
     // Only a person's stop is an interruption; a chunk timeout is a failure of the run.
     return result.status === 'aborted' && controller.signal.aborted ? EXIT_CODES.interrupted : EXIT_CODES.failed;

@@ -57,6 +57,42 @@ describe('the CLI through a real pipe', { timeout: 120_000 }, () => {
   });
 });
 
+describe('a reader that goes away (aibuddy run | head -1)', { timeout: 120_000 }, () => {
+  it('stops the run like a stop: no stack trace, the running command killed', async () => {
+    const dir = tempDir();
+    const marker = `tick-${Math.floor(Math.random() * 90000 + 10000)}`;
+    // 60 s of live output unless stopped; the reader leaves once the command runs.
+    const command = `for i in $(seq 1 600); do echo ${marker}; sleep 0.1; done`;
+    const model = replay(dir, [
+      { toolCalls: [{ toolName: 'execute', input: { command }, id: 'long' }] },
+      { text: 'not reached' },
+    ]);
+    const started = Date.now();
+    const r = await shell(
+      `"${process.execPath}" "${CLI}" run slow --yes --model "${model}" --workspace "${workspaceIn(dir)}" | ` +
+        // "[t]ick-…" matches the command's line but not this script's own.
+        `(head -1; until pgrep -f "echo [${marker[0]}]${marker.slice(1)}" >/dev/null; do sleep 0.1; done)`,
+      cleanEnv(),
+    );
+    expect(r.stdout.split('\n')[0]).toMatch(/^workspace: /);
+    expect(r.stderr).not.toMatch(/Unhandled|EPIPE\n\s+at |node:events/);
+    expect(r.stderr).toMatch(/aibuddy: the reader of the output went away; stopping the run/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect(spawnSync('pgrep', ['-f', `echo ${marker}`], { encoding: 'utf8' }).stdout.trim()).toBe('');
+  });
+
+  it('exits with 141 (as a shell reports a program ended by SIGPIPE)', async () => {
+    const dir = tempDir();
+    const model = replay(dir, [{ text: 'a line\n'.repeat(2000) }]);
+    const r = await shell(
+      `bash -c '"${process.execPath}" "${CLI}" run many --model "${model}" --workspace "${workspaceIn(dir)}" | head -1 >/dev/null; echo "status=\${PIPESTATUS[0]}"'`,
+      cleanEnv(),
+    );
+    expect(r.stdout).toContain('status=141');
+    expect(r.stderr).not.toMatch(/Unhandled|node:events/);
+  });
+});
+
 describe('--workspace is checked before anything runs', { timeout: 60_000 }, () => {
   const model = (dir: string) => replay(dir, [{ text: 'done' }]);
 
