@@ -42,7 +42,15 @@ export async function runCommand(parsed: Extract<ParsedCommand, { command: 'run'
   let log: EventLog | undefined;
   if (options.events) {
     try {
-      log = await openEventLog(resolve(options.events));
+      const file = options.events;
+      log = await openEventLog(resolve(file), {
+        // The log records the run; it does not decide it. Stopping mid-edit would cost more than
+        // the lost lines (the task history is persisted on its own), so the run goes on.
+        onWriteError: (error) =>
+          io.stderr.write(
+            `${cliMessage(`[projection] --events ${file}: cannot write the event log (${error.message}); the log stops here, the run goes on. Fix: free space on that disk or pass another --events file.`)}\n`,
+          ),
+      });
     } catch (error) {
       throw new ArgumentError(`--events ${options.events}: cannot open the file for appending (${(error as Error).message}).`);
     }
@@ -150,5 +158,7 @@ export async function runCommand(parsed: Extract<ParsedCommand, { command: 'run'
     process.off('SIGINT', onSigint);
     process.off('SIGTERM', onSigint);
     log?.close();
+    const dropped = log?.dropped() ?? 0;
+    if (dropped > 0) io.stderr.write(`${cliMessage(`--events ${options.events}: ${plural(dropped, 'event')} not written.`)}\n`);
   }
 }

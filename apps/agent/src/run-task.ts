@@ -6,7 +6,7 @@ import { refusedCallEvents, runEndOf, withModelRequestEvents, withUniqueToolCall
 import { composeAgent } from './compose.js';
 import type { ComposeAgentOptions, ComposedAgent } from './compose.js';
 import { AgentStartupError } from './errors.js';
-import type { AgentEvent } from './events.js';
+import type { AgentEvent, AgentEventSink } from './events.js';
 import type { Renderer } from './renderer.js';
 
 /** Model calls a run may make before it is stopped. */
@@ -81,12 +81,30 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
   // Calls that produced events through the runtime; the others (a call
   // to an unknown tool, input the SDK rejected) are reported from the stream.
   const reported = new Set<string>();
+  // The sinks are the caller's code (an event log on a full disk, a display that went away): one
+  // that throws is reported once and the run goes on, as the runtime does for its own sinks.
+  const guard = (name: string, sink: AgentEventSink | undefined): AgentEventSink => {
+    let warned = false;
+    return (event) => {
+      try {
+        sink?.(event);
+      } catch (error) {
+        if (warned) return;
+        warned = true;
+        options.onWarning?.(
+          `${name} threw (${error instanceof Error ? error.message : String(error)}); later failures of it are not reported, the run goes on.`,
+        );
+      }
+    };
+  };
+  const renderEvent = guard('the renderer', options.renderer ? (event) => options.renderer?.event(event) : undefined);
+  const liveSink = guard('onLiveEvent', options.onLiveEvent);
   const live = (event: AgentEvent) => {
     if (event.type === 'tool-call') reported.add(event.toolCallId);
-    options.renderer?.event(event);
-    options.onLiveEvent?.(event);
+    renderEvent(event);
+    liveSink(event);
   };
-  const log = (event: AgentEvent) => options.onEvent?.(event);
+  const log = guard('onEvent', options.onEvent);
   const emit = (event: AgentEvent) => {
     live(event);
     log(event);
@@ -103,7 +121,6 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
   });
   const chunkTimeoutMs = options.chunkTimeoutMs ?? DEFAULT_CHUNK_TIMEOUT_MS;
   let streamAbortReason: string | undefined;
-  options.onComposed?.(agent);
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   let steps = 0;
   let text = '';
@@ -111,16 +128,17 @@ export async function runTask(options: RunTaskOptions): Promise<RunTaskResult> {
   let aborted = false;
   let lastFinish: string | undefined;
 
-  emit({
-    type: 'run-start',
-    taskId: agent.taskId,
-    task: options.task,
-    workspace: agent.workspace,
-    model: agent.model.spec,
-    deferPath: agent.report.deferPath,
-  });
-
+  // From here on the agent holds MCP servers and commands: whatever happens, `finally` closes it.
   try {
+    options.onComposed?.(agent);
+    emit({
+      type: 'run-start',
+      taskId: agent.taskId,
+      task: options.task,
+      workspace: agent.workspace,
+      model: agent.model.spec,
+      deferPath: agent.report.deferPath,
+    });
     // Every call gets an id of its own before anything keys on it (some servers reuse ids).
     const model = withModelRequestEvents(withUniqueToolCallIds(agent.model.model), (event) => {
       steps = event.step + 1;

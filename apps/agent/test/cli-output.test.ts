@@ -93,6 +93,29 @@ describe('a reader that goes away (aibuddy run | head -1)', { timeout: 120_000 }
   });
 });
 
+describe('--events on a disk that takes no writes', { timeout: 60_000 }, () => {
+  it('warns once, keeps running to the end (exit 0) and says how many events were not written', async () => {
+    const dir = tempDir();
+    const model = replay(dir, [
+      { toolCalls: [{ toolName: 'execute', input: { command: 'echo hi > made.txt' }, id: 'make' }] },
+      { text: 'made' },
+    ]);
+    const workspace = workspaceIn(dir);
+    // /dev/full answers every write with ENOSPC, as a full disk does.
+    const r = await runCli(['run', 'make', '--yes', '--model', model, '--workspace', workspace, '--events', '/dev/full']);
+    expect(r.stderr).not.toMatch(/unexpected failure| {4}at /);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('✔ done in 2 model calls');
+    expect(existsSync(join(workspace, 'made.txt'))).toBe(true);
+    const warnings = r.stderr.match(/cannot write the event log/g) ?? [];
+    expect(warnings).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /^aibuddy: \[projection\] --events \/dev\/full: cannot write the event log \(ENOSPC.*the run goes on\. Fix: /m,
+    );
+    expect(r.stderr).toMatch(/--events \/dev\/full: \d+ events not written\./);
+  });
+});
+
 describe('--workspace is checked before anything runs', { timeout: 60_000 }, () => {
   const model = (dir: string) => replay(dir, [{ text: 'done' }]);
 
