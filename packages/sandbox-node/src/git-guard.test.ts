@@ -45,7 +45,7 @@ function plant(gitDir: string, mark: string): string {
 }
 
 function markersLeft(): string[] {
-  return ['top', 'nested', 'new', 'pointer', 'hookspath']
+  return ['top', 'nested', 'new', 'pointer', 'hookspath', 'commondir', 'wt-commondir']
     .flatMap((n) => [`${marker(n)}-hook`, `${marker(n)}-fsmonitor`])
     .filter((p) => existsSync(p));
 }
@@ -115,6 +115,31 @@ describe.each(MODES)('git guard (%s)', (_name, mode) => {
     expect(markersLeft()).toEqual([]);
   });
 
+  it('.git/commondir (top level and in a linked worktree) pointed at a planted folder is undone', async () => {
+    git(ws, 'commit', '-q', '--allow-empty', '-m', 'base');
+    git(ws, 'worktree', 'add', '-q', 'wt');
+    const sandbox = await create();
+    // A folder that is not named .git, shaped like a git common dir, with a hook and an fsmonitor.
+    const planted = (dir: string, mark: string) =>
+      `mkdir -p ${dir}/hooks && cp -a .git/config .git/objects .git/refs ${dir}/ && ${plant(dir, mark)}`;
+    const result = await sandbox.exec(
+      [
+        planted('evilgit', marker('commondir')),
+        `printf '../evilgit\\n' > .git/commondir`,
+        planted('evilwt', marker('wt-commondir')),
+        `printf '../../../evilwt\\n' > .git/worktrees/wt/commondir`,
+        'echo planted',
+      ].join(' && '),
+    );
+    expect(result.stdout).toBe('planted\n');
+    expect(result.notices?.join('\n')).toMatch(/commondir/);
+    hostUsesRepo(ws);
+    hostUsesRepo(join(ws, 'wt'));
+    expect(markersLeft()).toEqual([]);
+    expect(git(ws, 'status', '--porcelain').status).toBe(0);
+    expect(git(join(ws, 'wt'), 'status', '--porcelain').status).toBe(0);
+  });
+
   it('ordinary git work inside the call is left alone (no notices)', async () => {
     const sandbox = await create();
     const result = await sandbox.exec(
@@ -133,5 +158,15 @@ describe('control: without the guard the attack works (so the tests above can fa
     await sandbox.exec(`mv .git .git-old && mkdir .git && cp -a .git-old/. .git/ && ${plant('.git', marker('top'))}`);
     hostUsesRepo(ws);
     expect(markersLeft().sort()).toEqual([`${marker('top')}-fsmonitor`, `${marker('top')}-hook`]);
+  });
+
+  it.skipIf(bwrap.skip)('protectGit: false leaves a planted .git/commondir, and the host runs its fsmonitor', async () => {
+    git(ws, 'commit', '-q', '--allow-empty', '-m', 'base');
+    const sandbox = await createNodeSandbox({ type: 'node', root: ws, isolation: 'required', protectGit: false });
+    await sandbox.exec(
+      `mkdir -p evilgit/hooks && cp -a .git/config .git/objects .git/refs evilgit/ && ${plant('evilgit', marker('commondir'))} && printf '../evilgit\\n' > .git/commondir`,
+    );
+    hostUsesRepo(ws);
+    expect(markersLeft()).toContain(`${marker('commondir')}-fsmonitor`);
   });
 });

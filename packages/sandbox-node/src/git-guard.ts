@@ -21,6 +21,11 @@ interface RepoDirState {
   config: string | undefined;
   /** `config.worktree` bytes, likewise. */
   configWorktree: string | undefined;
+  /**
+   * `commondir` bytes, likewise. git takes `config`, `hooks`, objects and refs from the folder this
+   * names, so pointing it at a planted folder that is not named `.git` would bypass the checks above.
+   */
+  commondir: string | undefined;
   /** `hooks` itself: a folder (undefined when absent) or a symlink. */
   hooksKind: 'dir' | 'symlink' | 'other' | undefined;
   /** Hook name → content (or `big:<size>` for oversized ones, `symlink:<target>` for links). */
@@ -80,6 +85,7 @@ async function repoDirState(dir: string): Promise<RepoDirState> {
     kind: 'dir',
     config: await readSmall(join(dir, 'config')),
     configWorktree: await readSmall(join(dir, 'config.worktree')),
+    commondir: await readSmall(join(dir, 'commondir')),
     hooksKind,
     hooks,
   };
@@ -156,6 +162,7 @@ function sameDir(a: RepoDirState, b: RepoDirState): boolean {
   if (
     a.config !== b.config ||
     a.configWorktree !== b.configWorktree ||
+    a.commondir !== b.commondir ||
     a.hooksKind !== b.hooksKind ||
     a.hooks.size !== b.hooks.size
   )
@@ -266,11 +273,46 @@ function pointerSafe(rootReal: string, rel: string, content: string, repos: Map<
 }
 
 /**
+ * Whether a `commondir` file in the repository folder `rel` names a repository folder inside the
+ * workspace that the snapshot covers (a linked worktree's `../..`), so its config and hooks are
+ * checked too.
+ */
+function commondirSafe(rootReal: string, rel: string, content: string, repos: Map<string, RepoState>): boolean {
+  if (content.startsWith('symlink:') || content.startsWith('other:') || content.startsWith('big:')) return false;
+  const match = /^([^\r\n]+)\r?\n?$/.exec(content);
+  if (!match) return false;
+  const targetRel = relative(rootReal, resolve(rootReal, rel, match[1]!));
+  if (targetRel.startsWith('..') || targetRel === '' || targetRel.startsWith(sep)) return false;
+  return repos.get(targetRel)?.kind === 'dir';
+}
+
+async function repairCommondir(
+  rootReal: string,
+  abs: string,
+  rel: string,
+  before: string | undefined,
+  after: string | undefined,
+  repos: Map<string, RepoState>,
+  stamp: string,
+  notices: string[],
+): Promise<void> {
+  if (after === undefined || after === before || commondirSafe(rootReal, rel, after, repos)) return;
+  const moved = await quarantine(abs, stamp, join(abs, 'commondir'), 'commondir');
+  const restorable = before !== undefined && commondirSafe(rootReal, rel, before, repos);
+  if (restorable) await writeAtomic(abs, 'commondir', before);
+  notices.push(
+    `${rel}/commondir was pointed at a folder the checks do not cover (git would take config and hooks from there); ${
+      restorable ? 'the previous version was restored' : 'it was removed'
+    } (the command's version is in ${relativeTo(abs, moved)}).`,
+  );
+}
+
+/**
  * Compares the workspace with the snapshot taken before a command and undoes what could make the
  * host's next `git` run planted code: changed or added hooks go to quarantine (previous versions
  * restored), a config that gained unsafe entries is restored (or, for a repository the command
- * created, rewritten with only the allowed entries), a `.git` pointer or link that leads
- * elsewhere is set aside. Returns one sentence per repair.
+ * created, rewritten with only the allowed entries), a `.git` pointer or link and a `commondir`
+ * file that lead elsewhere are set aside. Returns one sentence per repair.
  */
 export async function repairGit(rootReal: string, before: GitSnapshot): Promise<string[]> {
   const after = await snapshotGit(rootReal);
@@ -304,6 +346,7 @@ export async function repairGit(rootReal: string, before: GitSnapshot): Promise<
         notices,
       );
       await repairHooks(abs, prevDir, state, stamp, rel, notices);
+      await repairCommondir(rootReal, abs, rel, prevDir?.commondir, state.commondir, after.repos, stamp, notices);
     } catch (error) {
       // Cannot repair (e.g. a read-only file system): set the whole repository folder aside.
       try {

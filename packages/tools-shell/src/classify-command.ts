@@ -14,6 +14,7 @@ import type { Verdict } from './program-checks.js';
 import { parseShellScript } from './parse-shell.js';
 import type { ShellCommand, ShellWord } from './shell-syntax.js';
 import { normalizeWorkspacePath, protectedReason, writeTargetProblem } from './workspace-path.js';
+import { checkEvaluatedVariables, recordVariables } from './classify-arithmetic.js';
 import type { WriteTargetOptions } from './workspace-path.js';
 
 /** A host allow rule: a command prefix that runs without confirmation. */
@@ -168,9 +169,11 @@ function analyzeScript(text: string, ctx: Context, depth: number): void {
     ctx.findings.push({ command: text, reason: `cannot be analyzed: it contains ${script.problems[0]}`, kind: 'unanalyzable' });
     return;
   }
+  recordVariables(script.commands, ctx);
   for (const command of script.commands) {
     ctx.commands.push({ command, script: script.commands });
     checkAssignments(command, ctx);
+    checkEvaluatedVariables(command, ctx);
     for (const sub of command.substitutions) analyzeScript(sub, ctx, depth + 1);
     if (command.keyword === 'for') continue;
     const verdict = analyzeArgv(command.argv, false, command, ctx, depth);
@@ -201,7 +204,15 @@ function analyzeScript(text: string, ctx: Context, depth: number): void {
  * classifyCommand('rm --rec build').findings[0].reason // "rm is not one of the known read-only programs"
  */
 export function classifyCommand(commandLine: string, options: ClassifyCommandOptions = {}): CommandClassification {
-  const ctx: Context = { ...options, findings: [], allowedBy: new Set(), commands: [], problems: [], cwdEscaped: false };
+  const ctx: Context = {
+    ...options,
+    findings: [],
+    allowedBy: new Set(),
+    commands: [],
+    problems: [],
+    cwdEscaped: false,
+    variables: new Map(),
+  };
   if (options.cwd !== undefined) {
     // A working folder outside the ordinary paths (`.git`, `..`) makes every relative write land there.
     const normal = normalizeWorkspacePath(options.cwd, options.workspaceRoot);

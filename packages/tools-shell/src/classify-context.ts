@@ -3,6 +3,7 @@
  * the environment-variable lists and how a simple command is shown in a finding.
  */
 import type { ClassifyCommandOptions, CommandClassification, CommandFinding } from './classify-command.js';
+import type { VariableValue } from './classify-arithmetic.js';
 import type { ShellCommand, ShellWord } from './shell-syntax.js';
 
 /** Environment variables a command prefix may set without changing what programs run. */
@@ -20,6 +21,8 @@ export interface Context extends ClassifyCommandOptions {
   problems: string[];
   /** Set once a `cd` leaves the ordinary workspace paths: relative write targets then point elsewhere. */
   cwdEscaped: boolean;
+  /** What each variable assigned in the command line can hold (see `classify-arithmetic.ts`). */
+  variables: Map<string, VariableValue>;
 }
 
 /** The answer for one program and its arguments. */

@@ -37,6 +37,48 @@ function peelOptions(
 }
 
 /**
+ * A wrapper given no command of its own: harmless, unless more arguments are appended when it
+ * runs (`ls | xargs nice`), since those then name the program it starts.
+ */
+function runsNothing(program: string, extraDynamic: boolean): ArgvVerdict {
+  return extraDynamic
+    ? fail(`${program} gets the program it runs only when it runs (from xargs), so that program is not checked`, 'dynamic')
+    : { ok: true };
+}
+
+/**
+ * Whether a folder a command moves into (`cd DIR`, `env -C DIR`) leaves the ordinary workspace
+ * paths: outside the workspace, into `.git` or a protected path, through a link, or only known
+ * when it runs. Relative write targets are then not where they look.
+ */
+function leavesWorkspace(target: ShellWord | undefined, ctx: Context): boolean {
+  if (!target || target.kind !== 'literal' || target.text.startsWith('~') || target.text === '-') return true;
+  const normal = normalizeWorkspacePath(target.text, ctx.workspaceRoot);
+  if (normal === undefined) return true;
+  const real = ctx.resolveLinks?.(normal) ?? normal;
+  return (
+    protectedReason(normal, ctx.protectedPaths) !== undefined ||
+    real === 'outside' ||
+    real === 'unknown' ||
+    protectedReason(real, ctx.protectedPaths) !== undefined
+  );
+}
+
+/** The folders `env -C DIR`, `-CDIR`, `--chdir DIR`, `--chdir=DIR` move into (before the program). */
+function envChdirTargets(args: readonly ShellWord[]): (ShellWord | undefined)[] {
+  const targets: (ShellWord | undefined)[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const text = args[i]!.text;
+    if (text === '--' || !text.startsWith('-') || text === '-') break;
+    if (text === '-C' || text === '--chdir') targets.push(args[++i]);
+    else if (text.startsWith('--chdir=')) targets.push({ ...args[i]!, text: text.slice('--chdir='.length) });
+    else if (/^-C\S/.test(text)) targets.push({ ...args[i]!, text: text.slice(2) });
+    else if (text === '-u' || text === '--unset') i += 1;
+  }
+  return targets;
+}
+
+/**
  * The verdict for a wrapper or state-changing builtin, or undefined when `program` is neither
  * (then the caller goes on with shells, interpreters and the harmless-program table).
  */
@@ -65,21 +107,26 @@ export function analyzeWrapper(
         if (!SAFE_ENV.test(name)) return fail(`env sets ${name}, which can change what the program runs or reads`, 'environment');
         rest = rest.slice(1);
       }
-      return rest.length === 0
-        ? extraDynamic
-          ? fail('env gets a program only known when it runs', 'dynamic')
-          : { ok: true }
-        : nested(rest, extraDynamic);
+      if (rest.length === 0) return runsNothing('env', extraDynamic);
+      // env -C DIR runs the program in DIR: like a cd that lasts for this program only.
+      const escapes = envChdirTargets(args).some((dir) => leavesWorkspace(dir, ctx));
+      const wasEscaped = ctx.cwdEscaped;
+      if (escapes) ctx.cwdEscaped = true;
+      try {
+        return nested(rest, extraDynamic);
+      } finally {
+        ctx.cwdEscaped = wasEscaped;
+      }
     }
     case 'nice': {
       const peeled = peelOptions(args, 'nice', /^-\d+$/, /^(-n|--adjustment)(=.*)?$|^-n\S+$/);
       if ('reason' in peeled) return fail(peeled.reason, 'option');
-      return peeled.rest.length === 0 ? { ok: true } : nested(peeled.rest, extraDynamic);
+      return peeled.rest.length === 0 ? runsNothing(program, extraDynamic) : nested(peeled.rest, extraDynamic);
     }
     case 'ionice': {
       const peeled = peelOptions(args, 'ionice', /^(-t|--ignore)$/, /^(-c|-n|--class|--classdata)(=.*)?$|^-[cn]\S+$/);
       if ('reason' in peeled) return fail(`${peeled.reason} (ionice -p changes other processes)`, 'option');
-      return peeled.rest.length === 0 ? { ok: true } : nested(peeled.rest, extraDynamic);
+      return peeled.rest.length === 0 ? runsNothing(program, extraDynamic) : nested(peeled.rest, extraDynamic);
     }
     case 'timeout': {
       const peeled = peelOptions(
@@ -89,38 +136,39 @@ export function analyzeWrapper(
         /^(-s|--signal|-k|--kill-after)(=.*)?$|^-[sk]\S+$/,
       );
       if ('reason' in peeled) return fail(peeled.reason, 'option');
-      return peeled.rest.length <= 1 ? { ok: true } : nested(peeled.rest.slice(1), extraDynamic);
+      return peeled.rest.length <= 1 ? runsNothing('timeout', extraDynamic) : nested(peeled.rest.slice(1), extraDynamic);
     }
     case 'setsid':
     case 'nohup':
     case 'builtin': {
       const peeled = peelOptions(args, program, program === 'setsid' ? /^(-f|--fork|-w|--wait|-c|--ctty)$/ : /^$/, /^$/);
       if ('reason' in peeled) return fail(peeled.reason, 'option');
-      return peeled.rest.length === 0 ? { ok: true } : nested(peeled.rest, extraDynamic);
+      return peeled.rest.length === 0 ? runsNothing(program, extraDynamic) : nested(peeled.rest, extraDynamic);
     }
     case 'stdbuf': {
       const peeled = peelOptions(args, 'stdbuf', /^$/, /^(-i|-o|-e|--input|--output|--error)(=.*)?$|^-[ioe]\S+$/);
       if ('reason' in peeled) return fail(peeled.reason, 'option');
-      return peeled.rest.length === 0 ? { ok: true } : nested(peeled.rest, extraDynamic);
+      return peeled.rest.length === 0 ? runsNothing(program, extraDynamic) : nested(peeled.rest, extraDynamic);
     }
     case 'time': {
       const peeled = peelOptions(args, 'time', /^(-p|--portability|-v|--verbose|-q|--quiet)$/, /^(-f|--format)(=.*)?$/);
       if ('reason' in peeled) return fail(`${peeled.reason} (time -o writes a file)`, 'option');
-      return peeled.rest.length === 0 ? { ok: true } : nested(peeled.rest, extraDynamic);
+      return peeled.rest.length === 0 ? runsNothing(program, extraDynamic) : nested(peeled.rest, extraDynamic);
     }
     case 'command': {
       if (args[0] && (args[0].text === '-v' || args[0].text === '-V')) return { ok: true };
       const peeled = peelOptions(args, 'command', /^-p$/, /^$/);
       if ('reason' in peeled) return fail(peeled.reason, 'option');
-      return peeled.rest.length === 0 ? { ok: true } : nested(peeled.rest, extraDynamic);
+      return peeled.rest.length === 0 ? runsNothing(program, extraDynamic) : nested(peeled.rest, extraDynamic);
     }
     case 'exec': {
       const peeled = peelOptions(args, 'exec', /^(-c|-l|-cl|-lc)$/, /^-a$/);
       if ('reason' in peeled) return fail(peeled.reason, 'option');
-      return peeled.rest.length === 0 ? { ok: true } : nested(peeled.rest, extraDynamic);
+      return peeled.rest.length === 0 ? runsNothing(program, extraDynamic) : nested(peeled.rest, extraDynamic);
     }
     case 'busybox': {
-      if (args.length === 0 || (args.length === 1 && /^--list/.test(args[0]!.text))) return { ok: true };
+      if (args.length === 0) return runsNothing('busybox', extraDynamic);
+      if (args.length === 1 && /^--list/.test(args[0]!.text)) return { ok: true };
       return nested(args, extraDynamic);
     }
     case 'xargs': {
@@ -131,7 +179,7 @@ export function analyzeWrapper(
         /^(-n|--max-args|-L|--max-lines|-P|--max-procs|-s|--max-chars|-d|--delimiter|-E|-I|-a|--arg-file|--process-slot-var)(=.*)?$|^-[nLPsdEIa]\S+$/,
       );
       if ('reason' in peeled) return fail(peeled.reason, 'option');
-      if (peeled.rest.length === 0) return { ok: true }; // echo
+      if (peeled.rest.length === 0) return runsNothing('xargs', extraDynamic); // runs echo, unless an outer xargs appends a program
       return nested(peeled.rest, true);
     }
     case 'flock': {
@@ -143,8 +191,11 @@ export function analyzeWrapper(
       );
       if ('reason' in peeled) return fail(peeled.reason, 'option');
       const [target, ...rest] = peeled.rest;
-      if (!target) return { ok: true };
-      if (/^\d+$/.test(target.text) && rest.length === 0) return { ok: true };
+      // xargs appends the lock file or the command: neither is checked.
+      if (!target || rest.length === 0) {
+        if (extraDynamic) return runsNothing('flock', extraDynamic);
+        if (!target || /^\d+$/.test(target.text)) return { ok: true };
+      }
       const problem = writeTargetProblem(target, ctx);
       if (problem) return fail(`flock creates its lock file: ${problem}`, 'write');
       if (rest[0] && (rest[0].text === '-c' || rest[0].text === '--command')) {
@@ -163,7 +214,7 @@ export function analyzeWrapper(
         /^(-n|--interval|-q|--equexit)(=.*)?$|^-n\S+$/,
       );
       if ('reason' in peeled) return fail(peeled.reason, 'option');
-      if (peeled.rest.length === 0) return { ok: true };
+      if (peeled.rest.length === 0) return runsNothing('watch', extraDynamic);
       if (exec) return nested(peeled.rest, extraDynamic);
       if (peeled.rest.some((w) => w.kind !== 'literal')) return fail('watch runs a command only known when it runs', 'dynamic');
       // watch joins its arguments and runs them with `sh -c`.
@@ -173,26 +224,7 @@ export function analyzeWrapper(
     case 'pushd':
     case 'popd': {
       const target = args.find((w) => !(w.kind === 'literal' && /^-[LPe@]+$/.test(w.text)));
-      if (
-        program === 'popd' ||
-        !target ||
-        target.kind !== 'literal' ||
-        normalizeWorkspacePath(target.text, ctx.workspaceRoot) === undefined ||
-        target.text.startsWith('~') ||
-        target.text === '-'
-      ) {
-        ctx.cwdEscaped = true;
-      } else {
-        const normal = normalizeWorkspacePath(target.text, ctx.workspaceRoot)!;
-        const real = ctx.resolveLinks?.(normal) ?? normal;
-        if (
-          protectedReason(normal, ctx.protectedPaths) ||
-          real === 'outside' ||
-          real === 'unknown' ||
-          protectedReason(real, ctx.protectedPaths)
-        )
-          ctx.cwdEscaped = true;
-      }
+      if (program === 'popd' || leavesWorkspace(target, ctx)) ctx.cwdEscaped = true;
       return { ok: true };
     }
     case 'set': {

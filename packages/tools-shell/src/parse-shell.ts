@@ -57,8 +57,10 @@ export function parseShellScript(input: string): ShellScript {
       const atStart = !current || (current.argv.length === 0 && current.assignments.length === 0 && !current.keyword);
       if (forHeader) {
         current!.substitutions.push(...token.subs);
-        if (forHeader === 'name') forHeader = 'in';
-        else if (forHeader === 'in') {
+        if (forHeader === 'name') {
+          current!.loopVariable = word.text;
+          forHeader = 'in';
+        } else if (forHeader === 'in') {
           if (word.text === 'do') {
             finish();
             continue;

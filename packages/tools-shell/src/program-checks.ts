@@ -105,32 +105,26 @@ export const options =
 /** Programs with no option that writes, deletes or runs anything: every argument is harmless. */
 export const anyArguments: ProgramChecker = () => OK;
 
-/** Operands of a program that are output files (`uniq IN OUT`, `xxd IN OUT`). */
+/**
+ * Operands of a program that are output files (`uniq IN OUT`, `xxd IN OUT`). Which words are
+ * option values depends on each program's own parser (GNU abbreviations like `--skip-f 0`, xxd's
+ * single-dash `-len 8`, `-ps`), so no word is taken for an option value here: every non-option
+ * word from position `index` on could be the output and must be a file the command may write.
+ * Counting too many words only asks more often (`uniq -f 1 .git/x out`); counting too few would
+ * let a write through.
+ */
 export function outputOperand(index: number, danger: DangerousOptions = {}): ProgramChecker {
   return (check) => {
     const flags = checkOptions(check.program, check, danger);
     if (!flags.ok) return flags;
     if (check.extraDynamic) return no(`${check.program} gets arguments only known when it runs; one could be an output file`);
-    // Operands, skipping option values (`uniq -f 1 IN OUT`: OUT is the third word).
-    const operands: ShellWord[] = [];
+    const candidates: ShellWord[] = [];
     let endOfOptions = false;
-    for (let i = 0; i < check.args.length; i++) {
-      const word = check.args[i]!;
-      if (endOfOptions || !word.text.startsWith('-') || word.text === '-') {
-        operands.push(word);
-        continue;
-      }
-      if (word.text === '--') {
-        endOfOptions = true;
-        continue;
-      }
-      if (word.text.startsWith('--')) continue;
-      const last = word.text[word.text.length - 1]!;
-      const firstValued = [...word.text.slice(1)].findIndex((ch) => danger.shortWithValue?.includes(ch));
-      if (firstValued === word.text.length - 2 && danger.shortWithValue?.includes(last)) i += 1;
+    for (const word of check.args) {
+      if (!endOfOptions && word.text === '--') endOfOptions = true;
+      else if (endOfOptions || word.kind !== 'literal' || !word.text.startsWith('-') || word.text === '-') candidates.push(word);
     }
-    const out = operands[index];
-    if (out) {
+    for (const out of candidates.slice(index)) {
       const problem = check.writeTarget(out);
       if (problem) return no(`${check.program} ${problem}`);
     }

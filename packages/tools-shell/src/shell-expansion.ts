@@ -43,7 +43,8 @@ export function readDollar(ctx: ShellReadContext, i: number, subs: string[]): { 
       return { text: input.slice(i), end: input.length, expansion: true };
     }
     if (/\$\(|`/.test(inner.body)) ctx.problem('a command substitution inside $(( … )) arithmetic');
-    return { text: input.slice(i, inner.end + 1), end: inner.end + (input[inner.end] === ')' ? 1 : 0), expansion: true };
+    // parenBody started at the second `(`: its end is already past the closing `))`.
+    return { text: input.slice(i, inner.end), end: inner.end, expansion: true };
   }
   if (next === '(') {
     const inner = parenBody(input, i + 2);

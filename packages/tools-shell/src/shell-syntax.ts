@@ -55,6 +55,8 @@ export interface ShellCommand {
   substitutions: string[];
   /** Set for `for NAME in WORDS` headers: the words are data, not a program. */
   keyword?: 'for';
+  /** For `for NAME in WORDS` headers: NAME, which takes each of the words in turn. */
+  loopVariable?: string;
 }
 
 /** A command line as read. */
