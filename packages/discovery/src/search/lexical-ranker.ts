@@ -1,7 +1,8 @@
 import { buildBm25f, type Bm25fIndex, invertNameTerms } from './bm25f.js';
 import { compoundIdentifiers, flatten, isStopWord, queryWords, splitClauses, stem, type QueryWord } from './text.js';
 import { CatalogueNames } from './names.js';
-import type { RegexDocument } from './regex-search.js';
+import { findPrerequisites } from './prerequisites.js';
+import type { ToolText } from './tool-terms.js';
 import { UnknownWords } from './unknown-words.js';
 
 /**
@@ -40,6 +41,13 @@ export interface ToolIndexTuning {
    * names a query word once is not scored as if it barely had it (0 = plain BM25).
    */
   delta: number;
+  /**
+   * A prerequisite tool (same server, produces a value a tool requires; see prerequisites.ts) of one of
+   * the best tools scores at least this share of that tool's score (0 = off).
+   */
+  prerequisiteShare: number;
+  /** How many of the best tools lend their score to their prerequisite tools. */
+  prerequisiteDepth: number;
   /** Pseudo-relevance feedback (RM3): how many top tools lend expansion terms (0 = off). */
   prfDocs: number;
   /** Pseudo-relevance feedback: how many expansion terms are added. */
@@ -64,6 +72,8 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   serverBonus: 0.3,
   queryTf: 0.5,
   delta: 0.25,
+  prerequisiteShare: 0.8,
+  prerequisiteDepth: 10,
   prfDocs: 0,
   prfTerms: 10,
   prfWeight: 0.5,
@@ -92,7 +102,7 @@ export interface LexicalRanker {
 
 /** Builds the lexical ranker: BM25F plus a few catalogue-independent query rules and bonuses. */
 export function createLexicalRanker(
-  entries: readonly RegexDocument[],
+  entries: readonly ToolText[],
   t: ToolIndexTuning,
   ix: Bm25fIndex = buildBm25f(entries, t),
 ): LexicalRanker {
@@ -119,6 +129,7 @@ export function createLexicalRanker(
   // Only tools whose name holds a query term get a name-coverage bonus (others add 0): their matched
   // name mass is summed from the query terms' name lists, so no tool's name is read term by term.
   const namedBy = invertNameTerms(ix);
+  const prerequisites = t.prerequisiteShare > 0 ? findPrerequisites(entries, ix, names, namedBy) : undefined;
   const nameMatched = new Float64Array(n);
 
   /** Query words → distinct term ids with weights (a repeated word counts once, at its highest weight). */
@@ -303,6 +314,7 @@ export function createLexicalRanker(
     }
     clear(full.ids);
     count = mentions(words, identifiers, top > 0 ? top : 1, count);
+    if (prerequisites !== undefined && prerequisites.docs.length > 0) count = liftPrerequisites(count);
     const out = topK(count, limit);
     if (count > n >> 3) {
       // Most tools were touched: clearing whole arrays (memset) beats visiting each.
@@ -398,6 +410,26 @@ export function createLexicalRanker(
     let top = 0;
     for (let k = 0; k < c; k++) if ((acc[docs[k] as number] as number) > top) top = acc[docs[k] as number] as number;
     return [c, top];
+  }
+
+  /**
+   * Each prerequisite of the best few tools scores at least prerequisiteShare × that tool's score: the
+   * model will need it first ("GetUserToken" for a request that a tool taking a token serves).
+   */
+  function liftPrerequisites(count: number): number {
+    const { start, docs: producers } = prerequisites as NonNullable<typeof prerequisites>;
+    for (const { doc, score } of topK(count, t.prerequisiteDepth)) {
+      const lifted = t.prerequisiteShare * score;
+      for (let i = start[doc] as number; i < (start[doc + 1] as number); i++) {
+        const p = producers[i] as number;
+        if (seen[p] === 0) {
+          seen[p] = 1;
+          docs[count++] = p;
+        }
+        if ((acc[p] as number) < lifted) acc[p] = lifted;
+      }
+    }
+    return count;
   }
 
   /** A tool spelled as an identifier, or a server named by a word or 2-3 joined words, gets a bonus. */

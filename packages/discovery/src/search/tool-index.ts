@@ -45,8 +45,19 @@ function toDocuments(entries: readonly ToolIndexEntry[], seen = new Set<string>(
       typeof e.server === 'string' ? e.server : '',
       typeof e.description === 'string' ? e.description : '',
       schemaText(e.inputSchema),
+      requiredOf(e.inputSchema),
     );
   });
+}
+
+// Like schemaText's property cap: a pathological schema cannot stall indexing.
+const MAX_REQUIRED = 50;
+
+/** The schema's required top-level parameter names (strings only, at most {@link MAX_REQUIRED}). */
+function requiredOf(schema: unknown): readonly string[] | undefined {
+  const required = schema && typeof schema === 'object' ? (schema as { required?: unknown }).required : undefined;
+  if (!Array.isArray(required) || required.length === 0) return undefined;
+  return required.slice(0, MAX_REQUIRED).filter((p): p is string => typeof p === 'string' && p.length > 0);
 }
 
 /**
@@ -61,6 +72,7 @@ class ToolDocument implements ToolText {
     readonly server: string,
     readonly description: string,
     readonly paramText: SchemaText,
+    readonly required: readonly string[] | undefined,
   ) {}
 
   get params(): string {
@@ -74,7 +86,8 @@ class ToolDocument implements ToolText {
  *
  * `search` is lexical and synchronous: BM25F over name, server, description and parameter text, with
  * identifier splitting, Porter stemming, one-edit typo correction, per-clause scoring of multi-part
- * requests and small bonuses for name coverage, same-server tools and tools or servers named outright.
+ * requests, small bonuses for name coverage, same-server tools and tools or servers named outright, and
+ * the prerequisite tools of the best hits (the sibling that produces a required value, see prerequisites.ts).
  * With `embeddingModel`, `searchAsync` fuses it with cosine similarity of embeddings (reciprocal rank fusion).
  *
  * @param entries Tools to index; names must be unique.

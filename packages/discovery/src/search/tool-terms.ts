@@ -62,6 +62,8 @@ export interface ToolTerms {
 export interface ToolText extends RegexDocument {
   /** Parameter names and descriptions, read one by one (no joined string is made). */
   readonly paramText?: SchemaText;
+  /** The schema's required top-level parameters (for prerequisite tools, see prerequisites.ts). */
+  readonly required?: readonly string[];
 }
 
 /**

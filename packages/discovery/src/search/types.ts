@@ -7,7 +7,7 @@ export interface ToolIndexEntry {
   name: string;
   /** What the tool does. */
   description?: string | undefined;
-  /** The tool's JSON Schema; only property names, descriptions and titles are kept, for matching. */
+  /** The tool's JSON Schema; only property names, descriptions and titles (for matching) and the top-level `required` names (for prerequisite tools) are kept. */
   inputSchema?: unknown;
   /** The MCP server (or toolkit) the tool belongs to; its name is matched against the query too. */
   server?: string | undefined;

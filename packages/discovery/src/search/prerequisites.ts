@@ -1,0 +1,110 @@
+import type { Bm25fIndex } from './bm25f.js';
+import type { CatalogueNames } from './names.js';
+import { terms } from './text.js';
+import type { ToolText } from './tool-terms.js';
+
+/**
+ * Prerequisite tools: for each tool, the tools of its own server that produce a value it requires.
+ * A required parameter names a thing ("token", "channel_id", "repo"); the sibling whose name holds
+ * every word of it ("GetUserToken", "list_channels", "search_repos") and which does not take that
+ * parameter itself is where the model gets the value, so a request for the consumer is also a
+ * request for its producer (the tool-dependency idea of ToolNet and Graph RAG-Tool Fusion, read from
+ * the schemas alone). When two or more siblings would qualify the link is a guess, and none is kept.
+ *
+ * Consumers of tool d are not needed; producers of d are `docs[start[d] .. start[d + 1])`.
+ */
+export interface Prerequisites {
+  /** Producers of tool d are `docs[start[d] .. start[d + 1])`. */
+  start: Int32Array;
+  /** Producer tool positions, per consumer. */
+  docs: Int32Array;
+}
+
+// The stem of "id"/"ids": the handle suffix of a reference ("user_id" names a user, not an id).
+const HANDLE_WORD = 'id';
+
+/** The producers of every tool's required parameters (see {@link Prerequisites}). */
+export function findPrerequisites(
+  entries: readonly ToolText[],
+  ix: Bm25fIndex,
+  names: CatalogueNames,
+  namedBy: NamedBy,
+): Prerequisites {
+  const n = entries.length;
+  const start = new Int32Array(n + 1);
+  const list: number[] = [];
+  // Tools of one server share their parameters ("owner", "repo"): each (server, parameter) is resolved once.
+  const resolved = new Map<string, number>();
+  for (let d = 0; d < n; d++) {
+    const required = (entries[d] as ToolText).required;
+    const sid = names.serverOf[d] as number;
+    const from = list.length;
+    if (required !== undefined && sid >= 0) {
+      for (const param of required) {
+        const key = `${sid}\u0000${param}`;
+        let producer = resolved.get(key);
+        if (producer === undefined) {
+          producer = soleProducer(param, sid, entries, ix, names.serverOf, namedBy);
+          resolved.set(key, producer);
+        }
+        if (producer >= 0 && producer !== d && list.indexOf(producer, from) < 0) list.push(producer);
+      }
+    }
+    start[d + 1] = list.length;
+  }
+  return { start, docs: Int32Array.from(list) };
+}
+
+/** Tools by name term: tools of term t are `docs[start[t] .. start[t + 1])`, ascending. */
+export interface NamedBy {
+  start: Int32Array;
+  docs: Int32Array;
+}
+
+/**
+ * The one tool of server `sid` whose name holds every word of `param` and which does not take it; -1
+ * if none or several. Only the tools named by the rarest of the words are looked at (not the whole
+ * server: one server of a 10,000-tool catalogue may hold thousands).
+ */
+function soleProducer(
+  param: string,
+  sid: number,
+  entries: readonly ToolText[],
+  ix: Bm25fIndex,
+  serverOf: Int32Array,
+  namedBy: NamedBy,
+): number {
+  const ids: number[] = [];
+  let rarest = -1;
+  for (const term of terms(param)) {
+    if (term === HANDLE_WORD) continue;
+    const id = ix.vocab.get(term);
+    if (id === undefined) return -1; // no tool name can hold a word the catalogue lacks
+    ids.push(id);
+    if (rarest < 0 || size(namedBy, id) < size(namedBy, rarest)) rarest = id;
+  }
+  if (rarest < 0) return -1;
+  let found = -1;
+  for (let i = namedBy.start[rarest] as number; i < (namedBy.start[rarest + 1] as number); i++) {
+    const j = namedBy.docs[i] as number;
+    if (serverOf[j] !== sid || !namesAll(ix, j, ids) || (entries[j] as ToolText).paramText?.names.includes(param)) continue;
+    if (found >= 0) return -1;
+    found = j;
+  }
+  return found;
+}
+
+function size(namedBy: NamedBy, id: number): number {
+  return (namedBy.start[id + 1] as number) - (namedBy.start[id] as number);
+}
+
+function namesAll(ix: Bm25fIndex, d: number, ids: readonly number[]): boolean {
+  const from = ix.nameStart[d] as number;
+  const to = ix.nameStart[d + 1] as number;
+  for (const id of ids) {
+    let has = false;
+    for (let i = from; i < to && !has; i++) has = ix.nameTerms[i] === id;
+    if (!has) return false;
+  }
+  return true;
+}
