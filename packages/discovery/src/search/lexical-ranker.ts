@@ -1,5 +1,14 @@
 import { buildBm25f, type Bm25fIndex, invertNameTerms } from './bm25f.js';
-import { compoundIdentifiers, flatten, isStopWord, queryWords, splitClauses, stem, type QueryWord } from './text.js';
+import {
+  compoundIdentifiers,
+  flatten,
+  isStopWord,
+  joinListItems,
+  queryWords,
+  splitClauses,
+  stem,
+  type QueryWord,
+} from './text.js';
 import { CatalogueNames } from './names.js';
 import { findPrerequisites } from './prerequisites.js';
 import type { ToolText } from './tool-terms.js';
@@ -20,6 +29,8 @@ export interface ToolIndexTuning {
   namePieces: number;
   /** Weight of query words inside quotes: they are usually argument values, not what the tool does. */
   quotedWeight: number;
+  /** Weight of numbers standing alone in the query ("87654", "192.168.1.1"): argument values too. */
+  numberWeight: number;
   /** Weight of a one-edit typo correction of an unknown query word. */
   typoWeight: number;
   /** Weight of the pieces of a run-together query word, and of two query words the catalogue writes as one. */
@@ -63,6 +74,7 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   fieldB: [0.5, 0.5, 0.9, 0.75] as const,
   namePieces: 0.5,
   quotedWeight: 0.5,
+  numberWeight: 0.5,
   typoWeight: 0.7,
   splitWeight: 0.5,
   nameCoverage: 0.2,
@@ -284,7 +296,7 @@ export function createLexicalRanker(
   function rank(query: string, limit: number): RankedDoc[] {
     const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
     const clauses = t.clauseMix > 0 ? splitClauses(text) : [text];
-    const clauseWords = clauses.map((c) => queryWords(c, t.quotedWeight));
+    const clauseWords = joinListItems(clauses.map((c) => queryWords(c, t.quotedWeight, t.numberWeight)));
     const words = flatten(clauseWords);
     const identifiers = compoundIdentifiers(text);
     const full = queryTerms(words, identifiers);

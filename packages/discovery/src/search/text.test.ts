@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UnknownWords, withinOneEdit } from './unknown-words.js';
-import { compoundIdentifiers, queryWords, splitClauses, splitWords, stem, terms } from './text.js';
+import { compoundIdentifiers, joinListItems, queryWords, splitClauses, splitWords, stem, terms } from './text.js';
 
 describe('splitWords', () => {
   it('splits identifiers at case changes, separators and digits', () => {
@@ -81,12 +81,41 @@ describe('query parsing', () => {
     expect(words.find((w) => w.word === 'looking')?.weight).toBe(1);
   });
 
+  it('weights numbers standing alone down (values), not digits inside words', () => {
+    const words = queryWords("anime 87654 at 192.168.1.1 on 2021-03-04, mp3 and v2, top 10, page '42'", 0.5, 0.5);
+    const weightOf = (w: string): number[] => words.filter((x) => x.word === w).map((x) => x.weight);
+    expect(weightOf('87654')).toEqual([0.5]);
+    expect(weightOf('192')).toEqual([0.5]);
+    expect(weightOf('2021')).toEqual([0.5]);
+    expect(weightOf('10')).toEqual([0.5]);
+    expect(weightOf('42')).toEqual([0.25]); // quoted and a number: both
+    expect(weightOf('3')).toEqual([1]); // "mp3"
+    expect(weightOf('2')).toEqual([1]); // "v2"
+    expect(weightOf('anime')).toEqual([1]);
+    // Same words in the same order as without the rule.
+    expect(words.map((w) => w.word)).toEqual(
+      queryWords("anime 87654 at 192.168.1.1 on 2021-03-04, mp3 and v2, top 10, page '42'", 0.5).map((w) => w.word),
+    );
+    expect(queryWords('top 10', 0.5).map((w) => w.weight)).toEqual([1, 1]);
+  });
+
   it('splits requests into clauses', () => {
     expect(splitClauses('Get the DNS records and the Whois details. Also, list domains')).toEqual([
       'Get the DNS records',
       'the Whois details',
       ', list domains',
     ]);
+  });
+
+  it('keeps a one-word part with the part before it (a list item, not a request)', () => {
+    const joined = (text: string): string[] =>
+      joinListItems(splitClauses(text).map((c) => queryWords(c, 0.5))).map((ws) => ws.map((w) => w.word).join(' '));
+    expect(joined('Get the regions of Japan, South Korea, and China. Also list the domains and 6')).toEqual([
+      'get the regions of japan south korea china',
+      'list the domains 6',
+    ]);
+    // A one-word first part has nothing to join: it stays.
+    expect(joined('weather and translate this text')).toEqual(['weather', 'translate this text']);
   });
 
   it('finds compound identifiers', () => {

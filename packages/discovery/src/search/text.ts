@@ -287,11 +287,33 @@ export interface QueryWord {
 // space/punctuation/end, so apostrophes ("I'm", "Messi's") are not taken for quotes.
 const QUOTED = /(^|[\s([{:,=])(["'\u2018\u201c`])([^"'\u2019\u201d`\n]{1,200}?)(["'\u2019\u201d`])(?=$|[\s)\]}.,;:!?])/g;
 
-/** Query words; words inside quotes (argument values, not what the tool does) weigh `quotedWeight`. */
-export function queryWords(text: string, quotedWeight: number): QueryWord[] {
+// A number standing alone ("87654", "192.168.1.1", "2021-03-04", "10:30"): not part of a word like "v2" or "mp3".
+const LONE_NUMBER = /(?<![\p{L}\p{N}])\p{N}+(?:[.,:/-]\p{N}+)*(?![\p{L}\p{N}])/gu;
+// The same for ASCII text (nearly every query), without Unicode property classes: several times faster.
+const LONE_NUMBER_ASCII = /(?<![A-Za-z0-9])[0-9]+(?:[.,:/-][0-9]+)*(?![A-Za-z0-9])/g;
+const DIGIT = /\p{N}/u;
+
+/**
+ * Query words; words inside quotes and numbers standing alone (argument values, not what the tool
+ * does) weigh `quotedWeight` and `numberWeight`.
+ */
+export function queryWords(text: string, quotedWeight: number, numberWeight = 1): QueryWord[] {
   const out: QueryWord[] = [];
+  const pushWords = (part: string, weight: number): void => {
+    forEachWord(part, (word) => out.push({ word, weight }));
+  };
   const push = (part: string, weight: number): void => {
-    for (const word of splitWords(part)) out.push({ word, weight });
+    if (numberWeight === 1 || !DIGIT.test(part)) {
+      pushWords(part, weight);
+      return;
+    }
+    let at = 0;
+    for (const m of part.matchAll(NON_ASCII.test(part) ? LONE_NUMBER : LONE_NUMBER_ASCII)) {
+      pushWords(part.slice(at, m.index), weight);
+      pushWords(m[0], weight * numberWeight);
+      at = (m.index ?? 0) + m[0].length;
+    }
+    pushWords(part.slice(at), weight);
   };
   let last = 0;
   if (quotedWeight !== 1) {
@@ -315,6 +337,24 @@ export function splitClauses(text: string): string[] {
     .split(CLAUSE_BREAK)
     .map((c) => c.trim())
     .filter((c) => /[\p{L}\p{N}]/u.test(c));
+}
+
+// A part with fewer content words is a list item ("… of Japan, South Korea, and China"), not a
+// request of its own: it stays with the part before it.
+const MIN_CLAUSE_WORDS = 2;
+const ALL_DIGITS = /^[0-9]+$/;
+
+/** The words of each part of a request, a part of one content word (numbers do not count) joined to the part before it. */
+export function joinListItems(clauseWords: QueryWord[][]): QueryWord[][] {
+  const out: QueryWord[][] = [];
+  for (const words of clauseWords) {
+    let content = 0;
+    for (const { word } of words) if (!STOP_WORDS.has(word) && !ALL_DIGITS.test(word)) content++;
+    const last = out[out.length - 1];
+    if (content < MIN_CLAUSE_WORDS && last !== undefined) for (const w of words) last.push(w);
+    else out.push(words);
+  }
+  return out;
 }
 
 /** The words of all clauses, in order (Array.prototype.flat is slow in V8). */

@@ -145,6 +145,21 @@ describe('createToolIndex: ranking', () => {
     expect(top).toContain('slack__send_message');
   });
 
+  it('counts numbers in the request as values: "(1, 2, 3)" does not pull in a "v2" tool', () => {
+    const tools = [
+      { name: 'calculate_distance', description: 'Euclidean distance between two points.' },
+      { name: 'matches_v2_list', description: 'List the matches of a league.' },
+      { name: 'point_of_interest', description: 'Find points of interest near a place.' },
+    ];
+    const query = 'What is the distance between the points (1, 2, 3) and (4, 5, 6)?';
+    const ranked = (numberWeight?: number): string[] =>
+      createToolIndex(tools, numberWeight === undefined ? {} : { tuning: { numberWeight } })
+        .search(query, { limit: 3 })
+        .map((h) => h.name);
+    expect(ranked()).toEqual(['calculate_distance', 'point_of_interest', 'matches_v2_list']);
+    expect(ranked(1)).toEqual(['calculate_distance', 'matches_v2_list', 'point_of_interest']);
+  });
+
   it('matches schema property names and descriptions', () => {
     expect(index.search('execute this SQL statement')[0]?.name).toBe('postgres__query');
   });
