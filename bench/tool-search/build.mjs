@@ -5,7 +5,8 @@
 // nearly all ASCII), and the same tool count written in other scripts (Cyrillic, Hangul, accented
 // Latin; generated, seeded), whose text takes the fold-and-regex path; four tools with a
 // description of a million characters each, mixing scripts in the ways that once cost one regex call
-// per word.
+// per word; and 10,000 tools of one server whose names and required parameters are built so that every
+// prerequisite lookup would scan half the server (prerequisites.ts bounds that work).
 //
 //   node bench/tool-search/build.mjs [--builds 15] [--reference GITREF]
 //
@@ -26,7 +27,31 @@ const catalogues = [
   ['scale corpus', scale],
   ['other scripts', otherScripts(scale.length)],
   ['long mixed texts', longTexts()],
+  ['hostile prerequisites', hostilePrerequisites(scale.length)],
 ];
+
+/**
+ * `size` tools of one server: names hold all words of one of two groups, and each tool requires 50
+ * parameters that mix both groups, so no tool's name holds a parameter's words and each of the 3,800
+ * distinct parameters would be checked against half the server (4.5 s per build before the work budget).
+ */
+function hostilePrerequisites(size) {
+  const group = (g) => Array.from({ length: 20 }, (_, i) => `w${g}x${String.fromCharCode(97 + i)}`);
+  const [a, b] = [group('a'), group('b')];
+  const mixed = [];
+  for (let i = 0; i < 20; i++)
+    for (let j = i + 1; j < 20; j++) for (let k = 0; k < 20; k++) mixed.push(`${a[i]}_${a[j]}_${b[k]}`);
+  return Array.from({ length: size }, (_, t) => {
+    const required = Array.from({ length: 50 }, (_, r) => mixed[(t * 50 + r) % mixed.length]);
+    const properties = Object.fromEntries(required.map((p) => [p, { type: 'string' }]));
+    return {
+      name: `${(t % 2 ? a : b).join('_')}_${t}`,
+      server: 'hostile',
+      description: 'x',
+      inputSchema: { type: 'object', properties, required },
+    };
+  });
+}
 
 /** Four tools of ~1 M characters: ASCII and non-ASCII words alternating, ASCII with one "’", Hangul, camelCase with "é". */
 function longTexts() {

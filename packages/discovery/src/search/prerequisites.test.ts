@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { buildBm25f, invertNameTerms } from './bm25f.js';
+import { DEFAULT_TUNING } from './lexical-ranker.js';
+import { CatalogueNames } from './names.js';
+import { findPrerequisites } from './prerequisites.js';
+import { schemaText } from './schema-text.js';
 import { createToolIndex } from './tool-index.js';
 import type { ToolIndexEntry } from './types.js';
 
@@ -83,5 +88,44 @@ describe('prerequisite tools', () => {
     const added = without.replaceServer('bank', [bank[0]!, bank[1]!, bank[2]!]);
     expect(names(added, 'remind me to call mom')).toEqual(['AddReminder', 'GetUserToken']);
     expect(names(added.replaceServer('bank', [bank[1]!]), 'remind me to call mom')).toEqual(['AddReminder']);
+  });
+
+  it('bounds its work when names and parameters are built to make every lookup scan the server', () => {
+    // Two groups of name words; every required parameter mixes them, so no tool qualifies and each
+    // lookup would scan half the server. 600 tools × 50 such parameters: far past the budget.
+    const group = (g: string): string[] => Array.from({ length: 20 }, (_, i) => `w${g}x${String.fromCharCode(97 + i)}`);
+    const [a, b] = [group('a'), group('b')];
+    const mixed: string[] = [];
+    for (let i = 0; i < 20; i++)
+      for (let j = i + 1; j < 20; j++) for (let k = 0; k < 20; k++) mixed.push(`${a[i]}_${a[j]}_${b[k]}`);
+    const hostile = Array.from({ length: 600 }, (_, t) => {
+      const required = Array.from({ length: 50 }, (_, r) => mixed[(t * 50 + r) % mixed.length] as string);
+      return tool('evil', `${(t % 2 ? a : b).join('_')}_${t}`, 'x', required);
+    });
+    const catalogue = [...bank, ...hostile];
+    const docs = catalogue.map((e) => ({
+      name: e.name,
+      server: e.server ?? '',
+      description: e.description ?? '',
+      params: '',
+      paramText: schemaText(e.inputSchema),
+      required: (e.inputSchema as { required: string[] }).required,
+    }));
+    const ix = buildBm25f(docs, DEFAULT_TUNING);
+    const found = findPrerequisites(docs, ix, new CatalogueNames(docs), invertNameTerms(ix));
+    expect(found.exhausted).toBe(true);
+    // Links made before the budget ran out stay: the bank's tools come first.
+    expect(names(createToolIndex(catalogue), 'remind me to call mom at five', 2)).toEqual(['AddReminder', 'GetUserToken']);
+    // A normal catalogue never comes near it.
+    const normal = bank.map((e) => ({
+      ...e,
+      params: '',
+      paramText: schemaText(e.inputSchema),
+      required: (e.inputSchema as { required: string[] }).required,
+      server: 'bank',
+      description: e.description ?? '',
+    }));
+    const nix = buildBm25f(normal, DEFAULT_TUNING);
+    expect(findPrerequisites(normal, nix, new CatalogueNames(normal), invertNameTerms(nix)).exhausted).toBe(false);
   });
 });
