@@ -103,4 +103,20 @@ describe('createRenderer', () => {
     r.close();
     expect(c.text()).toContain('… 1 more line not shown');
   });
+
+  it('counts the output a command wrote, not the part of it the capture kept', () => {
+    const c = capture();
+    const r = createRenderer({ out: c.out, elapsedEveryMs: 0 });
+    r.event({ type: 'tool-call', toolCallId: 'big', toolName: 'execute', input: {} });
+    r.event({
+      type: 'tool-finished',
+      toolCallId: 'big',
+      toolName: 'execute',
+      // A 1 GB output: the raw capture kept 2,000 characters of it (head, marker, tail).
+      client: { exitCode: 0, stdout: 'y'.repeat(2_000), stdoutLength: 1_073_741_824, stderr: 'warn', stderrLength: 4 },
+      durationMs: 1,
+    } as never);
+    r.close();
+    expect(c.text()).toContain('1073741828 characters of output');
+  });
 });

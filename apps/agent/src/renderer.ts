@@ -59,7 +59,10 @@ function clientSummary(client: unknown): string {
   const c = client as Record<string, unknown>;
   for (const key of ['summary', 'display', 'title']) if (typeof c[key] === 'string') return c[key] as string;
   if (typeof c.exitCode === 'number' || c.exitCode === null) {
-    const out = typeof c.stdout === 'string' ? c.stdout.length : 0;
+    // What the command wrote (exact counts), not what the capture kept of a very long output.
+    const written = (length: unknown, kept: unknown): number =>
+      typeof length === 'number' ? length : typeof kept === 'string' ? kept.length : 0;
+    const out = written(c.stdoutLength, c.stdout) + written(c.stderrLength, c.stderr);
     return `exit code ${String(c.exitCode)}${c.timedOut ? ' (timed out)' : ''}; ${plural(out, 'character')} of output`;
   }
   if (Array.isArray(c.content)) {

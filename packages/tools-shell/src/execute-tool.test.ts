@@ -161,6 +161,28 @@ describe('execute through generateText', () => {
     expect(client.stdout).toMatch(/^STARTz+\n\[… 7998 characters not kept \(raw capture cap of 2000 characters\) …\]\nz+END$/);
   });
 
+  it('reports an empty stderr as complete when only stdout hit the sandbox capture cap', async () => {
+    const small = await createWorkspace({ maxOutputBytes: 4_096 });
+    try {
+      const run = await runSteps(
+        shellToolConfig,
+        small.sandbox,
+        calls(
+          ['outcap', 'execute', { command: "head -c 20000 /dev/zero | tr '\\0' 'y'" }],
+          ['errcap', 'execute', { command: "head -c 20000 /dev/zero | tr '\\0' 'e' >&2" }],
+        ),
+      );
+      // The sandbox cut stdout; stderr was empty, and an empty stream is all there was.
+      expect(clientOf(run.events, 'outcap')).toMatchObject({ stderr: '', stderrLength: 0, stderrComplete: true });
+      expect(clientOf(run.events, 'outcap').stdoutLength).toBe(20_000);
+      // And the other way round.
+      expect(clientOf(run.events, 'errcap')).toMatchObject({ stdout: '', stdoutLength: 0, stdoutComplete: true });
+      expect(clientOf(run.events, 'errcap').stderrLength).toBe(20_000);
+    } finally {
+      await small.dispose();
+    }
+  });
+
   it('kills a command past its timeout and reports it as a result with the partial output', async () => {
     const run = await runSteps(
       shellToolConfig,

@@ -317,6 +317,10 @@ async function runExecute(
     liveErr.flush();
   }
 
+  // `truncated` is one flag for both streams. A stream that neither streamed nor came back was empty,
+  // and an empty stream is complete whichever stream the cap cut (a cut stream keeps its head and tail).
+  const cutBySandbox = (streamedNothing: boolean, returned: string, truncated: boolean): boolean =>
+    streamedNothing && truncated && returned.length > 0;
   // Prefer what streamed (exact, uncapped by the adapter's byte cap); fall back to the result for
   // adapters that do not stream.
   const out = stdout.empty ? captureString(result.stdout, settings.maxModelChars) : stdout.capture();
@@ -330,8 +334,8 @@ async function runExecute(
     stderr: err.full,
     stdoutLength: out.total,
     stderrLength: err.total,
-    stdoutComplete: out.complete && !(stdout.empty && result.truncated),
-    stderrComplete: err.complete && !(stderr.empty && result.truncated),
+    stdoutComplete: out.complete && !cutBySandbox(stdout.empty, result.stdout, result.truncated),
+    stderrComplete: err.complete && !cutBySandbox(stderr.empty, result.stderr, result.truncated),
     timedOut: result.timedOut,
     stopped: result.aborted === true || context.signal.aborted,
     timeoutMs,
