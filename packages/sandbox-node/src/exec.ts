@@ -4,6 +4,7 @@ import { constants as osConstants } from 'node:os';
 import type { ExecOptions, ExecResult } from '@aibuddy/sandbox';
 import type { IsolationMode } from './config.js';
 import { SandboxArgumentError, SandboxUnavailableError } from '@aibuddy/sandbox';
+import { checkEncodable } from './file-input.js';
 import { CappedOutput } from './capped-output.js';
 import { bubblewrapArgs, nodeInstallPrefix } from './bwrap-args.js';
 import { repairGit, snapshotGit } from './git-guard.js';
@@ -81,6 +82,8 @@ export function buildEnv(inherit: readonly string[], extra: Record<string, strin
         `exec: environment variable ${JSON.stringify(name)} must be a string without "=" or null bytes.`,
       );
     }
+    checkEncodable('exec', 'an environment variable name', name);
+    checkEncodable('exec', `environment variable ${JSON.stringify(name)}`, value);
     env[name] = value;
   }
   return env;
@@ -96,6 +99,8 @@ export function validateCommand(command: string, timeoutMs: number): void {
       'exec: the command contains a NUL byte, which no shell command can carry; remove it (write binary data with a file instead).',
     );
   }
+  // Encoded for the shell, a lone surrogate would become U+FFFD: another command than the one sent (and approved).
+  checkEncodable('exec', 'the command', command);
   const bytes = Buffer.byteLength(command, 'utf8');
   if (bytes > MAX_COMMAND_BYTES) {
     throw new SandboxArgumentError(

@@ -12,13 +12,14 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * Refuses `text` when it holds a lone surrogate (half of a UTF-16 pair, as a model cuts an emoji),
  * which UTF-8 cannot encode: writing it would put U+FFFD in the file instead.
  */
-export function checkEncodable(operation: string, field: string, text: string, path: string): void {
+export function checkEncodable(operation: string, field: string, text: string, path?: string): void {
   const found = LONE_SURROGATE.exec(text);
   if (!found) return;
   const code = found[0].charCodeAt(0).toString(16).toUpperCase();
+  const what = path === undefined ? 'nothing was run' : 'nothing was changed';
   throw new SandboxArgumentError(
-    `${operation}: ${field} has a lone surrogate (U+${code} at character ${found.index}), half of a character UTF-8 cannot store; nothing was changed. Send the character whole, or leave it out.`,
-    { path },
+    `${operation}: ${field} has a lone surrogate (U+${code} at character ${found.index}), half of a character UTF-8 cannot store; ${what}. Send the character whole, or leave it out.`,
+    path === undefined ? undefined : { path },
   );
 }
 

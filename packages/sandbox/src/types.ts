@@ -260,7 +260,10 @@ export interface ISandbox {
   glob(pattern: string, options?: GlobOptions): Promise<GlobResult>;
   /** Searches file contents by regular expression. */
   grep(pattern: string, options?: GrepOptions): Promise<GrepResult>;
-  /** Runs a shell command in the workspace. */
+  /**
+   * Runs a shell command in the workspace. A command or environment value with a lone surrogate (text
+   * UTF-8 cannot encode) rejects with `SandboxArgumentError` before anything runs.
+   */
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
   /** Releases resources (kills running commands). */
   close?(): Promise<void>;

@@ -73,6 +73,8 @@ const DEFAULT_MAX_RAW_CHARS = 8_000_000;
  * parameters stage, before any confirmation is asked.
  */
 export const EXECUTE_MAX_COMMAND_BYTES = 128 * 1024 - 1;
+// In a `u` regular expression a paired surrogate is one code point; only a lone half matches.
+const LONE_SURROGATE = /\p{Cs}/u;
 /** Largest delay a Node timer can hold (a longer one fires after 1 ms). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -91,6 +93,16 @@ export function executeInputSchema({ defaultTimeoutMs, maxTimeoutMs }: { default
         (command) => !command.includes('\0'),
         'command contains a NUL byte (\\0), which no shell command can carry: remove it.',
       )
+      .superRefine((command, ctx) => {
+        // Encoded for the shell, half of a UTF-16 pair (a cut emoji) becomes U+FFFD: the command that
+        // ran would not be the one a person approved.
+        const found = LONE_SURROGATE.exec(command);
+        if (found)
+          ctx.addIssue({
+            code: 'custom',
+            message: `command has a lone surrogate (U+${found[0].charCodeAt(0).toString(16).toUpperCase()} at character ${found.index}), half of a character UTF-8 cannot carry: send the character whole, or leave it out.`,
+          });
+      })
       .refine(
         (command) => Buffer.byteLength(command, 'utf8') <= EXECUTE_MAX_COMMAND_BYTES,
         `command is over ${EXECUTE_MAX_COMMAND_BYTES} bytes, the operating system's limit for one argument: write the script to a file with write_file and run that file.`,

@@ -109,6 +109,20 @@ describe('execute: input errors at the parameters stage, before confirmation', (
     expect(readdirSync(ws.root)).not.toContain('nul-ran');
   });
 
+  it('a lone surrogate in a high-impact command (a cut emoji): it would run as U+FFFD, another command than approved', async () => {
+    const { asked, gate: confirmation } = gate();
+    const run = await runSteps(
+      shellToolConfig,
+      ws.sandbox,
+      calls(['half', 'execute', { command: 'rm -rf half-dir; touch half-ran; echo "\ud83d"' }]),
+      { confirmation },
+    );
+    expect(run.events.find((e) => e.type === 'tool-result')).toMatchObject({ error: { stage: 'parameters' } });
+    expect(run.seen('half').text).toMatch(/lone surrogate \(U\+D83D at character \d+\)/);
+    expect(asked).toEqual([]);
+    expect(readdirSync(ws.root)).not.toContain('half-ran');
+  });
+
   it('a 3 MB command: a clear parameters error instead of spawn E2BIG', async () => {
     const { asked, gate: confirmation } = gate();
     const command = `rm -rf big-dir; touch big-ran # ${'x'.repeat(3 * 1024 * 1024)}`;

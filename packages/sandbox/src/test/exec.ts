@@ -1,6 +1,8 @@
 /** Contract: `exec` (output, exit codes as results, cwd and env, closed stdin, live output, timeout, abort). */
 import { beforeEach, describe, expect, it } from 'vitest';
+import { SandboxArgumentError } from '../errors.js';
 import type { ISandbox } from '../types.js';
+import { rejectionOf } from './operations.js';
 
 /** Registers the `exec` tests (call only for backends that run commands). */
 export function describeExecContract(current: () => ISandbox): void {
@@ -17,6 +19,21 @@ export function describeExecContract(current: () => ISandbox): void {
       expect(result.stdout).toBe('here.txt\n');
       expect(result.stderr).toBe('err\n');
       expect(result.durationMs).toBeGreaterThanOrEqual(0);
+    });
+
+    it('refuses a command or environment value UTF-8 cannot hold (a lone surrogate); nothing runs', async () => {
+      // Encoded for the shell, the half would become U+FFFD: another command than the one approved.
+      for (const [command, env] of [
+        ['touch ran.txt; echo "broken \ud83d emoji"', undefined],
+        ['touch ran.txt; echo "$X"', { X: 'half \udc00' }],
+      ] as const) {
+        const error = await rejectionOf(() => sandbox.exec(command, env ? { env } : {}));
+        expect(SandboxArgumentError.isInstance(error)).toBe(true);
+        expect((error as Error).message).toMatch(/lone surrogate/);
+      }
+      expect((await sandbox.ls('.')).entries.map((e) => e.name)).not.toContain('ran.txt');
+      // A whole pair is one character and runs.
+      expect((await sandbox.exec('echo "\ud83d\ude00"')).stdout).toBe('\u{1F600}\n');
     });
 
     it('returns a non-zero exit as a result', async () => {
