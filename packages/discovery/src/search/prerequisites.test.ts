@@ -78,6 +78,10 @@ describe('prerequisite tools', () => {
     expect(names(createToolIndex(optional), 'add a reminder')).toEqual(['AddReminder']);
     const odd = [{ ...bank[1]!, inputSchema: { type: 'object', required: 'token' } }, bank[0]!];
     expect(names(createToolIndex(odd), 'add a reminder')).toEqual(['AddReminder']);
+    // A "name" of 10,000 characters is not a parameter name: skipped, not read.
+    const long = `token${'_token'.repeat(2_000)}`;
+    const huge = [{ ...bank[1]!, inputSchema: { type: 'object', required: [long] } }, bank[0]!];
+    expect(names(createToolIndex(huge), 'add a reminder')).toEqual(['AddReminder']);
     const mixed = [{ ...bank[1]!, inputSchema: { type: 'object', required: [7, null, 'token'] } }, bank[0]!];
     expect(names(createToolIndex(mixed), 'add a reminder')).toEqual(['AddReminder', 'GetUserToken']);
   });

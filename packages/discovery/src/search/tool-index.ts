@@ -50,14 +50,18 @@ function toDocuments(entries: readonly ToolIndexEntry[], seen = new Set<string>(
   });
 }
 
-// Like schemaText's property cap: a pathological schema cannot stall indexing.
+// Like schemaText's property cap: a pathological schema cannot stall indexing. A longer "name" is not
+// a parameter name anyone calls a tool with; it is skipped, not read.
 const MAX_REQUIRED = 50;
+const MAX_REQUIRED_NAME_CHARS = 128;
 
-/** The schema's required top-level parameter names (strings only, at most {@link MAX_REQUIRED}). */
+/** The schema's required top-level parameter names (strings of 1–128 characters, at most {@link MAX_REQUIRED}). */
 function requiredOf(schema: unknown): readonly string[] | undefined {
   const required = schema && typeof schema === 'object' ? (schema as { required?: unknown }).required : undefined;
   if (!Array.isArray(required) || required.length === 0) return undefined;
-  return required.slice(0, MAX_REQUIRED).filter((p): p is string => typeof p === 'string' && p.length > 0);
+  return required
+    .slice(0, MAX_REQUIRED)
+    .filter((p): p is string => typeof p === 'string' && p.length > 0 && p.length <= MAX_REQUIRED_NAME_CHARS);
 }
 
 /**
