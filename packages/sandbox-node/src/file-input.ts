@@ -3,22 +3,18 @@
  * spelled as a folder. Both used to pass silently (a lone surrogate became U+FFFD on disk; a
  * trailing "/" was dropped and a file of that name written), changing what the caller sent.
  */
-import { SandboxArgumentError } from '@aibuddy/sandbox';
-
-// In a `u` regular expression a paired surrogate is one code point; only a lone half matches.
-const LONE_SURROGATE = /\p{Cs}/u;
+import { findLoneSurrogate, SandboxArgumentError } from '@aibuddy/sandbox';
 
 /**
  * Refuses `text` when it holds a lone surrogate (half of a UTF-16 pair, as a model cuts an emoji),
- * which UTF-8 cannot encode: writing it would put U+FFFD in the file instead.
+ * which UTF-8 cannot encode: writing it would put U+FFFD in the file instead, running it another command.
  */
 export function checkEncodable(operation: string, field: string, text: string, path?: string): void {
-  const found = LONE_SURROGATE.exec(text);
+  const found = findLoneSurrogate(text);
   if (!found) return;
-  const code = found[0].charCodeAt(0).toString(16).toUpperCase();
   const what = path === undefined ? 'nothing was run' : 'nothing was changed';
   throw new SandboxArgumentError(
-    `${operation}: ${field} has a lone surrogate (U+${code} at character ${found.index}), half of a character UTF-8 cannot store; ${what}. Send the character whole, or leave it out.`,
+    `${operation}: ${field} has a lone surrogate (U+${found.code} at character ${found.index}), half of a character UTF-8 cannot store; ${what}. Send the character whole, or leave it out.`,
     path === undefined ? undefined : { path },
   );
 }

@@ -45,4 +45,6 @@ export type { CreateSandboxOptions, NodeSandboxFactory, SandboxAdapters, Sandbox
 export { isGitSegment, normalizeWorkspacePath, protectedPathMatch } from './workspace-paths.js';
 export { createLinkResolver } from './link-resolver.js';
 export { occurrences } from './occurrences.js';
+export { findLoneSurrogate } from './lone-surrogate.js';
+export type { LoneSurrogate } from './lone-surrogate.js';
 export type { LinkResolution } from './link-resolver.js';

@@ -3,6 +3,7 @@ import type { ToolDefinition, ToolExecutionContext } from '@aibuddy/registry';
 import {
   createLinkResolver,
   SandboxAbortedError,
+  findLoneSurrogate,
   SandboxArgumentError,
   SandboxError,
   SandboxNotAFileError,
@@ -73,8 +74,6 @@ const DEFAULT_MAX_RAW_CHARS = 8_000_000;
  * parameters stage, before any confirmation is asked.
  */
 export const EXECUTE_MAX_COMMAND_BYTES = 128 * 1024 - 1;
-// In a `u` regular expression a paired surrogate is one code point; only a lone half matches.
-const LONE_SURROGATE = /\p{Cs}/u;
 /** Largest delay a Node timer can hold (a longer one fires after 1 ms). */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -96,11 +95,11 @@ export function executeInputSchema({ defaultTimeoutMs, maxTimeoutMs }: { default
       .superRefine((command, ctx) => {
         // Encoded for the shell, half of a UTF-16 pair (a cut emoji) becomes U+FFFD: the command that
         // ran would not be the one a person approved.
-        const found = LONE_SURROGATE.exec(command);
+        const found = findLoneSurrogate(command);
         if (found)
           ctx.addIssue({
             code: 'custom',
-            message: `command has a lone surrogate (U+${found[0].charCodeAt(0).toString(16).toUpperCase()} at character ${found.index}), half of a character UTF-8 cannot carry: send the character whole, or leave it out.`,
+            message: `command has a lone surrogate (U+${found.code} at character ${found.index}), half of a character UTF-8 cannot carry: send the character whole, or leave it out.`,
           });
       })
       .refine(
@@ -331,8 +330,8 @@ async function runExecute(
 
   // `truncated` is one flag for both streams. A stream that neither streamed nor came back was empty,
   // and an empty stream is complete whichever stream the cap cut (a cut stream keeps its head and tail).
-  const cutBySandbox = (streamedNothing: boolean, returned: string, truncated: boolean): boolean =>
-    streamedNothing && truncated && returned.length > 0;
+  const cutBySandbox = (streamedNothing: boolean, returned: string): boolean =>
+    streamedNothing && result.truncated && returned.length > 0;
   // Prefer what streamed (exact, uncapped by the adapter's byte cap); fall back to the result for
   // adapters that do not stream.
   const out = stdout.empty ? captureString(result.stdout, settings.maxModelChars) : stdout.capture();
@@ -346,8 +345,8 @@ async function runExecute(
     stderr: err.full,
     stdoutLength: out.total,
     stderrLength: err.total,
-    stdoutComplete: out.complete && !cutBySandbox(stdout.empty, result.stdout, result.truncated),
-    stderrComplete: err.complete && !cutBySandbox(stderr.empty, result.stderr, result.truncated),
+    stdoutComplete: out.complete && !cutBySandbox(stdout.empty, result.stdout),
+    stderrComplete: err.complete && !cutBySandbox(stderr.empty, result.stderr),
     timedOut: result.timedOut,
     stopped: result.aborted === true || context.signal.aborted,
     timeoutMs,

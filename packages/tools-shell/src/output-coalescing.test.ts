@@ -94,44 +94,30 @@ describe('execute: input errors at the parameters stage, before confirmation', (
     };
   }
 
-  it('a NUL byte in a high-impact command', async () => {
+  /** Runs `command` (which would create `ran`) under a gate that approves; returns the model's text. */
+  async function refusedBeforeAsking(id: string, command: string, ran: string): Promise<string> {
     const { asked, gate: confirmation } = gate();
-    const run = await runSteps(
-      shellToolConfig,
-      ws.sandbox,
-      calls(['nul', 'execute', { command: 'rm -rf nul-dir\0; touch nul-ran' }]),
-      { confirmation },
-    );
-    const result = run.events.find((e) => e.type === 'tool-result');
-    expect(result).toMatchObject({ error: { stage: 'parameters' } });
-    expect(run.seen('nul').text).toMatch(/NUL byte/);
+    const run = await runSteps(shellToolConfig, ws.sandbox, calls([id, 'execute', { command }]), { confirmation });
+    expect(run.events.find((e) => e.type === 'tool-result')).toMatchObject({ error: { stage: 'parameters' } });
     expect(asked).toEqual([]);
-    expect(readdirSync(ws.root)).not.toContain('nul-ran');
+    expect(readdirSync(ws.root)).not.toContain(ran);
+    return run.seen(id).text;
+  }
+
+  it('a NUL byte in a high-impact command', async () => {
+    expect(await refusedBeforeAsking('nul', 'rm -rf nul-dir\0; touch nul-ran', 'nul-ran')).toMatch(/NUL byte/);
   });
 
   it('a lone surrogate in a high-impact command (a cut emoji): it would run as U+FFFD, another command than approved', async () => {
-    const { asked, gate: confirmation } = gate();
-    const run = await runSteps(
-      shellToolConfig,
-      ws.sandbox,
-      calls(['half', 'execute', { command: 'rm -rf half-dir; touch half-ran; echo "\ud83d"' }]),
-      { confirmation },
-    );
-    expect(run.events.find((e) => e.type === 'tool-result')).toMatchObject({ error: { stage: 'parameters' } });
-    expect(run.seen('half').text).toMatch(/lone surrogate \(U\+D83D at character \d+\)/);
-    expect(asked).toEqual([]);
-    expect(readdirSync(ws.root)).not.toContain('half-ran');
+    const text = await refusedBeforeAsking('half', 'rm -rf half-dir; touch half-ran; echo "\ud83d"', 'half-ran');
+    expect(text).toMatch(/lone surrogate \(U\+D83D at character \d+\)/);
   });
 
   it('a 3 MB command: a clear parameters error instead of spawn E2BIG', async () => {
-    const { asked, gate: confirmation } = gate();
     const command = `rm -rf big-dir; touch big-ran # ${'x'.repeat(3 * 1024 * 1024)}`;
-    const run = await runSteps(shellToolConfig, ws.sandbox, calls(['big', 'execute', { command }]), { confirmation });
-    expect(run.events.find((e) => e.type === 'tool-result')).toMatchObject({ error: { stage: 'parameters' } });
-    expect(run.seen('big').text).toMatch(new RegExp(`over ${EXECUTE_MAX_COMMAND_BYTES} bytes.*write the script to a file`));
-    expect(run.seen('big').text).not.toMatch(/E2BIG/);
-    expect(asked).toEqual([]);
-    expect(readdirSync(ws.root)).not.toContain('big-ran');
+    const text = await refusedBeforeAsking('big', command, 'big-ran');
+    expect(text).toMatch(new RegExp(`over ${EXECUTE_MAX_COMMAND_BYTES} bytes.*write the script to a file`));
+    expect(text).not.toMatch(/E2BIG/);
   });
 
   it('a maximum timeout past the 2^31 ms timer range is refused when the tool is made', () => {

@@ -10,7 +10,7 @@ import {
   type QueryWord,
 } from './text.js';
 import { CatalogueNames } from './names.js';
-import { findPrerequisites } from './prerequisites.js';
+import { findPrerequisites, type Prerequisites } from './prerequisites.js';
 import type { ToolText } from './tool-terms.js';
 import { UnknownWords } from './unknown-words.js';
 
@@ -141,7 +141,9 @@ export function createLexicalRanker(
   // Only tools whose name holds a query term get a name-coverage bonus (others add 0): their matched
   // name mass is summed from the query terms' name lists, so no tool's name is read term by term.
   const namedBy = invertNameTerms(ix);
-  const prerequisites = t.prerequisiteShare > 0 ? findPrerequisites(entries, ix, names, namedBy) : undefined;
+  // Undefined when off or when the catalogue has no links, so a query pays nothing for them.
+  const found = t.prerequisiteShare > 0 ? findPrerequisites(entries, ix, names, namedBy) : undefined;
+  const prerequisites = found !== undefined && found.docs.length > 0 ? found : undefined;
   const nameMatched = new Float64Array(n);
 
   /** Query words → distinct term ids with weights (a repeated word counts once, at its highest weight). */
@@ -326,7 +328,7 @@ export function createLexicalRanker(
     }
     clear(full.ids);
     count = mentions(words, identifiers, top > 0 ? top : 1, count);
-    if (prerequisites !== undefined && prerequisites.docs.length > 0) count = liftPrerequisites(count);
+    if (prerequisites !== undefined) count = liftPrerequisites(prerequisites, count);
     const out = topK(count, limit);
     if (count > n >> 3) {
       // Most tools were touched: clearing whole arrays (memset) beats visiting each.
@@ -428,8 +430,7 @@ export function createLexicalRanker(
    * Each prerequisite of the best few tools scores at least prerequisiteShare × that tool's score: the
    * model will need it first ("GetUserToken" for a request that a tool taking a token serves).
    */
-  function liftPrerequisites(count: number): number {
-    const { start, docs: producers } = prerequisites as NonNullable<typeof prerequisites>;
+  function liftPrerequisites({ start, docs: producers }: Prerequisites, count: number): number {
     for (const { doc, score } of topK(count, t.prerequisiteDepth)) {
       const lifted = t.prerequisiteShare * score;
       for (let i = start[doc] as number; i < (start[doc + 1] as number); i++) {

@@ -25,6 +25,20 @@ const bank = [
   tool('bank', 'QueryStock', 'Latest stock price of a company.', ['symbol']),
 ];
 
+/** The links of a catalogue, found as the lexical ranker finds them. */
+function linksOf(catalogue: readonly ToolIndexEntry[]) {
+  const docs = catalogue.map((e) => ({
+    name: e.name,
+    server: e.server ?? '',
+    description: e.description ?? '',
+    params: '',
+    paramText: schemaText(e.inputSchema),
+    required: (e.inputSchema as { required: string[] }).required,
+  }));
+  const ix = buildBm25f(docs, DEFAULT_TUNING);
+  return findPrerequisites(docs, ix, new CatalogueNames(docs), invertNameTerms(ix));
+}
+
 const names = (index: ReturnType<typeof createToolIndex>, query: string, limit = 3): string[] =>
   index.search(query, { limit }).map((h) => h.name);
 
@@ -107,29 +121,10 @@ describe('prerequisite tools', () => {
       return tool('evil', `${(t % 2 ? a : b).join('_')}_${t}`, 'x', required);
     });
     const catalogue = [...bank, ...hostile];
-    const docs = catalogue.map((e) => ({
-      name: e.name,
-      server: e.server ?? '',
-      description: e.description ?? '',
-      params: '',
-      paramText: schemaText(e.inputSchema),
-      required: (e.inputSchema as { required: string[] }).required,
-    }));
-    const ix = buildBm25f(docs, DEFAULT_TUNING);
-    const found = findPrerequisites(docs, ix, new CatalogueNames(docs), invertNameTerms(ix));
-    expect(found.exhausted).toBe(true);
+    expect(linksOf(catalogue).exhausted).toBe(true);
     // Links made before the budget ran out stay: the bank's tools come first.
     expect(names(createToolIndex(catalogue), 'remind me to call mom at five', 2)).toEqual(['AddReminder', 'GetUserToken']);
     // A normal catalogue never comes near it.
-    const normal = bank.map((e) => ({
-      ...e,
-      params: '',
-      paramText: schemaText(e.inputSchema),
-      required: (e.inputSchema as { required: string[] }).required,
-      server: 'bank',
-      description: e.description ?? '',
-    }));
-    const nix = buildBm25f(normal, DEFAULT_TUNING);
-    expect(findPrerequisites(normal, nix, new CatalogueNames(normal), invertNameTerms(nix)).exhausted).toBe(false);
+    expect(linksOf(bank).exhausted).toBe(false);
   });
 });
