@@ -81,6 +81,23 @@ describe('query parsing', () => {
     expect(words.find((w) => w.word === 'looking')?.weight).toBe(1);
   });
 
+  it('pairs double quotes, so an apostrophe inside them does not end the value', () => {
+    const weightOf = (text: string, w: string): number[] =>
+      queryWords(text, 0.5)
+        .filter((x) => x.word === w)
+        .map((x) => x.weight);
+    const french =
+      "Translate from French to English: \u201cLe syst\u00e8me est compos\u00e9 d'\u00e9coles et de coll\u00e8ges.\u201d";
+    expect(weightOf(french, 'de')).toEqual([0.5]);
+    expect(weightOf(french, 'colleges')).toEqual([0.5]); // accents folded
+    expect(weightOf(french, 'translate')).toEqual([1]);
+    expect(weightOf('Say "don\'t stop me now" please', 'stop')).toEqual([0.5]);
+    expect(weightOf('Say "don\'t stop me now" please', 'please')).toEqual([1]);
+    // A straight double quote closes a curly one (common in typed text); a single quote still cannot hold an apostrophe.
+    expect(weightOf('Find \u201cPulp Fiction" reviews', 'pulp')).toEqual([0.5]);
+    expect(weightOf("Find 'don't' and stop", 'stop')).toEqual([1]);
+  });
+
   it('weights numbers standing alone down (values), not digits inside words', () => {
     const words = queryWords("anime 87654 at 192.168.1.1 on 2021-03-04, mp3 and v2, top 10, page '42'", 0.5, 0.5);
     const weightOf = (w: string): number[] => words.filter((x) => x.word === w).map((x) => x.weight);
