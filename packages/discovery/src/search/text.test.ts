@@ -93,8 +93,9 @@ describe('query parsing', () => {
     expect(weightOf(french, 'translate')).toEqual([1]);
     expect(weightOf('Say "don\'t stop me now" please', 'stop')).toEqual([0.5]);
     expect(weightOf('Say "don\'t stop me now" please', 'please')).toEqual([1]);
-    // A straight double quote closes a curly one (common in typed text); a single quote still cannot hold an apostrophe.
+    // Straight and curly double quotes close each other (common in typed text); a single quote still cannot hold an apostrophe.
     expect(weightOf('Find \u201cPulp Fiction" reviews', 'pulp')).toEqual([0.5]);
+    expect(weightOf('Say "hello\u201d and "bye"', 'hello')).toEqual([0.5]);
     expect(weightOf("Find 'don't' and stop", 'stop')).toEqual([1]);
   });
 

@@ -285,10 +285,10 @@ export interface QueryWord {
 
 // A quoted span: the opening quote follows start/space/punctuation, the closing one precedes
 // space/punctuation/end, so apostrophes ("I'm", "Messi's") are not taken for quotes. Double quotes
-// pair with double quotes (a straight one may close a curly one), so an apostrophe inside them
-// ("d'\u00e9coles", "don't") is text, not the end; single quotes and backticks cannot hold one.
+// pair with double quotes (straight or curly, either way round), so an apostrophe inside them
+// ("l'eau", "don't") is text, not the end; single quotes and backticks cannot hold one.
 const QUOTED =
-  /(^|[\s([{:,=])(?:"([^"\n]{1,200}?)"|\u201c([^"\u201d\n]{1,200}?)["\u201d]|['\u2018`]([^"'\u2019\u201d`\n]{1,200}?)['\u2019`])(?=$|[\s)\]}.,;:!?])/g;
+  /(^|[\s([{:,=])(?:["\u201c]([^"\u201d\n]{1,200}?)["\u201d]|['\u2018`]([^"'\u2019\u201d`\n]{1,200}?)['\u2019`])(?=$|[\s)\]}.,;:!?])/g;
 
 // A number standing alone ("87654", "192.168.1.1", "2021-03-04", "10:30"): not part of a word like "v2" or "mp3".
 const LONE_NUMBER = /(?<![\p{L}\p{N}])\p{N}+(?:[.,:/-]\p{N}+)*(?![\p{L}\p{N}])/gu;
@@ -323,7 +323,7 @@ export function queryWords(text: string, quotedWeight: number, numberWeight = 1)
     for (const m of text.matchAll(QUOTED)) {
       const start = (m.index ?? 0) + (m[1] as string).length;
       push(text.slice(last, start), 1);
-      push((m[2] ?? m[3] ?? m[4]) as string, quotedWeight);
+      push((m[2] ?? m[3]) as string, quotedWeight);
       last = start + (m[0].length - (m[1] as string).length);
     }
   }
