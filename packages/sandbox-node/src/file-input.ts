@@ -1,13 +1,15 @@
 /**
- * Refusals of a file operation's input that need no disk: text UTF-8 cannot hold, and a file path
- * spelled as a folder. Both used to pass silently (a lone surrogate became U+FFFD on disk; a
- * trailing "/" was dropped and a file of that name written), changing what the caller sent.
+ * Refusals of an operation's input that need no disk: text UTF-8 cannot hold (in written text, and in
+ * `exec`'s command and environment), and a file path spelled as a folder. Both used to pass silently
+ * (a lone surrogate became U+FFFD on disk or in the shell; a trailing "/" was dropped and a file of
+ * that name written), changing what the caller sent.
  */
 import { findLoneSurrogate, SandboxArgumentError } from '@aibuddy/sandbox';
 
 /**
  * Refuses `text` when it holds a lone surrogate (half of a UTF-16 pair, as a model cuts an emoji),
  * which UTF-8 cannot encode: writing it would put U+FFFD in the file instead, running it another command.
+ * `path` is given for a file operation (nothing was changed) and left out for `exec` (nothing was run).
  */
 export function checkEncodable(operation: string, field: string, text: string, path?: string): void {
   const found = findLoneSurrogate(text);

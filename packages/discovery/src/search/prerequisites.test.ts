@@ -3,7 +3,7 @@ import { buildBm25f, invertNameTerms } from './bm25f.js';
 import { DEFAULT_TUNING } from './lexical-ranker.js';
 import { CatalogueNames } from './names.js';
 import { findPrerequisites } from './prerequisites.js';
-import { schemaText } from './schema-text.js';
+import { requiredNames, schemaText } from './schema-text.js';
 import { createToolIndex } from './tool-index.js';
 import type { ToolIndexEntry } from './types.js';
 
@@ -33,7 +33,7 @@ function linksOf(catalogue: readonly ToolIndexEntry[]) {
     description: e.description ?? '',
     params: '',
     paramText: schemaText(e.inputSchema),
-    required: (e.inputSchema as { required: string[] }).required,
+    required: requiredNames(e.inputSchema),
   }));
   const ix = buildBm25f(docs, DEFAULT_TUNING);
   return findPrerequisites(docs, ix, new CatalogueNames(docs), invertNameTerms(ix));

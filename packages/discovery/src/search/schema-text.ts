@@ -54,3 +54,17 @@ function walk(schema: unknown, out: SchemaText, depth: number): void {
     if (Array.isArray(list)) for (const sub of list) walk(sub, out, depth + 1);
   }
 }
+
+// Capped like the properties: a pathological schema cannot stall indexing. A longer "name" is not a
+// parameter name anyone calls a tool with; it is skipped, not read.
+const MAX_REQUIRED = 50;
+const MAX_REQUIRED_NAME_CHARS = 128;
+
+/** The schema's required top-level parameter names (strings of 1–128 characters, at most {@link MAX_REQUIRED}). */
+export function requiredNames(schema: unknown): readonly string[] | undefined {
+  const required = schema && typeof schema === 'object' ? (schema as { required?: unknown }).required : undefined;
+  if (!Array.isArray(required) || required.length === 0) return undefined;
+  return required
+    .slice(0, MAX_REQUIRED)
+    .filter((p): p is string => typeof p === 'string' && p.length > 0 && p.length <= MAX_REQUIRED_NAME_CHARS);
+}

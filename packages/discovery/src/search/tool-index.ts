@@ -2,7 +2,7 @@ import { assembleBm25f } from './bm25f.js';
 import { reciprocalRankFusion } from './fusion.js';
 import { createLexicalRanker, DEFAULT_TUNING, type LexicalRanker, type ToolIndexTuning } from './lexical-ranker.js';
 import { regexSearch, type RegexDocument } from './regex-search.js';
-import { type SchemaText, schemaText } from './schema-text.js';
+import { requiredNames, type SchemaText, schemaText } from './schema-text.js';
 import { createSemanticRanker, DEFAULT_QUERY_TIMEOUT_MS, type SemanticRanker } from './semantic-ranker.js';
 import { tokenizeTools, type ToolText, Vocabulary } from './tool-terms.js';
 import type {
@@ -45,23 +45,9 @@ function toDocuments(entries: readonly ToolIndexEntry[], seen = new Set<string>(
       typeof e.server === 'string' ? e.server : '',
       typeof e.description === 'string' ? e.description : '',
       schemaText(e.inputSchema),
-      requiredOf(e.inputSchema),
+      requiredNames(e.inputSchema),
     );
   });
-}
-
-// Like schemaText's property cap: a pathological schema cannot stall indexing. A longer "name" is not
-// a parameter name anyone calls a tool with; it is skipped, not read.
-const MAX_REQUIRED = 50;
-const MAX_REQUIRED_NAME_CHARS = 128;
-
-/** The schema's required top-level parameter names (strings of 1–128 characters, at most {@link MAX_REQUIRED}). */
-function requiredOf(schema: unknown): readonly string[] | undefined {
-  const required = schema && typeof schema === 'object' ? (schema as { required?: unknown }).required : undefined;
-  if (!Array.isArray(required) || required.length === 0) return undefined;
-  return required
-    .slice(0, MAX_REQUIRED)
-    .filter((p): p is string => typeof p === 'string' && p.length > 0 && p.length <= MAX_REQUIRED_NAME_CHARS);
 }
 
 /**
