@@ -35,6 +35,9 @@ function grid() {
   for (const x of [0.3, 0.7]) out.push({ clauseMix: x });
   for (const x of [0.15, 0.5]) out.push({ siblingShare: x });
   for (const x of [0, 0.5, 1]) out.push({ delta: x });
+  for (const x of [0, 0.2, 0.8]) out.push({ serverDocumentShare: x });
+  for (const x of [1.2, 6]) out.push({ serverDocumentK1: x });
+  for (const x of [0.5, 1]) out.push({ serverDocumentB: x });
   return out;
 }
 

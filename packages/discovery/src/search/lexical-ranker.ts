@@ -11,6 +11,7 @@ import {
 } from './text.js';
 import { CatalogueNames } from './names.js';
 import { findPrerequisites, type Prerequisites } from './prerequisites.js';
+import { buildServerDocuments } from './server-documents.js';
 import type { ToolText } from './tool-terms.js';
 import { UnknownWords } from './unknown-words.js';
 
@@ -41,6 +42,15 @@ export interface ToolIndexTuning {
   clauseMix: number;
   /** Share of the best score among a tool's server siblings added to the tool (tools of a server travel together). */
   siblingShare: number;
+  /**
+   * Share of the best score × the tool's server's own score relative to the best server's, where each
+   * server's tools are read as one document (see server-documents.ts; 0 = off).
+   */
+  serverDocumentShare: number;
+  /** BM25 k1 of the server documents. */
+  serverDocumentK1: number;
+  /** BM25 b of the server documents. */
+  serverDocumentB: number;
   /** Bonus, as a fraction of the best score, when the query spells a tool name as an identifier ("create_issue"). */
   nameBonus: number;
   /** Bonus, as a fraction of the best score, for the tools of a server the query names ("github"). */
@@ -80,6 +90,9 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   nameCoverage: 0.2,
   clauseMix: 0.5,
   siblingShare: 1,
+  serverDocumentShare: 0.4,
+  serverDocumentK1: 3,
+  serverDocumentB: 0.75,
   nameBonus: 0.3,
   serverBonus: 0.3,
   queryTf: 0.5,
@@ -145,6 +158,8 @@ export function createLexicalRanker(
   const found = t.prerequisiteShare > 0 ? findPrerequisites(entries, ix, names, namedBy) : undefined;
   const prerequisites = found !== undefined && found.docs.length > 0 ? found : undefined;
   const nameMatched = new Float64Array(n);
+  const servers =
+    t.serverDocumentShare > 0 ? buildServerDocuments(ix, names, { k1: t.serverDocumentK1, b: t.serverDocumentB }) : undefined;
 
   /** Query words → distinct term ids with weights (a repeated word counts once, at its highest weight). */
   function queryTerms(words: readonly QueryWord[], identifiers: readonly string[]): { ids: number[]; weights: number[] } {
@@ -321,7 +336,9 @@ export function createLexicalRanker(
       }
       if (t.nameCoverage > 0) sumNameMatches(full.ids);
       scoreTouched(count, top, t.clauseMix > 0 && clauseWords.length > 1);
-      if (t.siblingShare > 0 && serverBest.length > 0) addSiblingShares(count);
+      // One server: its share would add the same amount to every tool, which ranks nothing but would
+      // dilute the score-relative lifts below (prerequisites), so server evidence needs two servers.
+      if (serverBest.length > 1) addServerShares(count, top, full.ids, fullWeights);
       // Fewer servers than touched tools: a memset; else only the touched tools' servers.
       if (serverBest.length <= count) serverBest.fill(0);
       else resetServerBest(count);
@@ -368,12 +385,25 @@ export function createLexicalRanker(
     }
   }
 
-  /** Each touched tool gets its server's best score, × the sibling share. */
-  function addSiblingShares(count: number): void {
+  /**
+   * Each touched tool gets its server's best tool score × the sibling share, and its server's document
+   * score relative to the best server's × the server-document share × top (one pass for both).
+   */
+  function addServerShares(count: number, top: number, ids: readonly number[], weights: readonly number[]): void {
+    const bestServer = servers !== undefined ? servers.score(ids, weights) : 0;
+    const documentScale = bestServer > 0 ? (t.serverDocumentShare * top) / bestServer : 0;
+    if (t.siblingShare > 0 || documentScale > 0) addServerScores(count, documentScale, servers?.scores ?? serverBest);
+    servers?.reset();
+  }
+
+  /** The loop of {@link addServerShares}, a leaf of its own (see addPostings). */
+  function addServerScores(count: number, documentScale: number, documentScores: Float64Array): void {
+    const sibling = t.siblingShare;
     for (let c = 0; c < count; c++) {
       const d = docs[c] as number;
       const sid = serverOf[d] as number;
-      if (sid >= 0) acc[d] = (acc[d] as number) + t.siblingShare * (serverBest[sid] as number);
+      if (sid >= 0)
+        acc[d] = (acc[d] as number) + sibling * (serverBest[sid] as number) + documentScale * (documentScores[sid] as number);
     }
   }
 
