@@ -46,7 +46,7 @@ describe('server documents (a server’s tools read as one document)', () => {
     expect(on).not.toContain('mail_send');
   });
 
-  it('score the union of a server’s terms, clear only what a query touched, and skip one-server catalogues', () => {
+  it('score the union of a server’s terms, start from zero after reset, and skip one-server catalogues', () => {
     const texts = textsOf(catalog);
     const ix = buildBm25f(texts, DEFAULT_TUNING);
     const names = new CatalogueNames(texts);
@@ -63,7 +63,7 @@ describe('server documents (a server’s tools read as one document)', () => {
     expect(docs?.scores[video]).toBe(0);
     docs?.reset();
     expect(docs?.scores[speech]).toBe(0);
-    // A zero weight touches servers without scoring them; reset still clears every mark.
+    // A zero weight scores nothing; after reset another term starts from zero.
     expect(docs?.score([id('transcrib'), id('audio')], [0, 0])).toBe(0);
     docs?.reset();
     expect(docs?.score([id('send')], [1])).toBeGreaterThan(0);
