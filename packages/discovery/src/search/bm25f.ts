@@ -84,10 +84,7 @@ export function assembleBm25f(tools: readonly ToolTerms[], vocabulary: Vocabular
   const tf = new Float64Array(V);
   const touched: number[] = [];
   // At most one posting per token: sized once.
-  const pTerm = new Int32Array(tokenCount);
-  const pDoc = new Int32Array(tokenCount);
-  const pTf = new Float64Array(tokenCount);
-  let np = 0;
+  const out = new Postings(tokenCount);
   const df = new Int32Array(V);
   for (let d = 0; d < n; d++) {
     const { tokens, fieldEnd, pieces } = tools[d] as ToolTerms;
@@ -111,30 +108,21 @@ export function assembleBm25f(tools: readonly ToolTerms[], vocabulary: Vocabular
       }
       start = end;
     }
-    for (const id of touched) {
-      pTerm[np] = id;
-      pDoc[np] = d;
-      pTf[np++] = tf[id] as number;
-      df[id] = (df[id] as number) + 1;
-      tf[id] = 0;
-    }
-    touched.length = 0;
+    out.flush(d, touched, tf, df);
   }
+  const { term: pTerm, group: pDoc, tf: pTf, count: np } = out;
   const idf = new Float64Array(V);
-  for (let t = 0; t < V; t++) idf[t] = Math.log(1 + (n - (df[t] as number) + 0.5) / ((df[t] as number) + 0.5));
+  for (let t = 0; t < V; t++) idf[t] = bm25Idf(n, df[t] as number);
 
-  // Compressed sparse rows by term (counting sort; docs stay ascending within a term).
-  const postStart = new Int32Array(V + 1);
-  for (let t = 0; t < V; t++) postStart[t + 1] = (postStart[t] as number) + (df[t] as number);
-  const fill = postStart.slice(0, V);
+  // Compressed sparse rows by term (docs stay ascending within a term).
+  const { start: postStart, slot } = termRows(pTerm, np, df);
   const postDoc = new Int32Array(np);
   const postImpact = new Float64Array(np);
   const k1 = p.k1;
   const delta = p.delta;
   for (let i = 0; i < np; i++) {
     const t = pTerm[i] as number;
-    const at = fill[t] as number;
-    fill[t] = at + 1;
+    const at = slot[i] as number;
     const x = pTf[i] as number;
     postDoc[at] = pDoc[i] as number;
     postImpact[at] = (idf[t] as number) * ((x * (k1 + 1)) / (x + k1) + delta);
@@ -196,4 +184,58 @@ export function invertNameTerms(ix: Bm25fIndex): { start: Int32Array; docs: Int3
       fill[term] = (fill[term] as number) + 1;
     }
   return { start, docs };
+}
+
+/** BM25's idf of a term found in `df` of `total` documents (Robertson–Spärck Jones, kept positive). */
+export function bm25Idf(total: number, df: number): number {
+  return Math.log(1 + (total - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * Counting sort of postings into compressed sparse rows by term: rows of term t are
+ * [start[t], start[t + 1]), and posting i (term `terms[i]`, i < count) goes to `slot[i]`, so postings
+ * keep their order within a term. `df[t]` is the number of postings of term t.
+ */
+export function termRows(terms: Int32Array, count: number, df: Int32Array): { start: Int32Array; slot: Int32Array } {
+  const V = df.length;
+  const start = new Int32Array(V + 1);
+  for (let t = 0; t < V; t++) start[t + 1] = (start[t] as number) + (df[t] as number);
+  const fill = start.slice(0, V);
+  const slot = new Int32Array(count);
+  for (let i = 0; i < count; i++) {
+    const t = terms[i] as number;
+    slot[i] = fill[t] as number;
+    fill[t] = (slot[i] as number) + 1;
+  }
+  return { start, slot };
+}
+
+/**
+ * Postings emitted group by group (a tool, or a server's tools): the summed weight of each term a
+ * group touched becomes one (term, group, tf) posting, in group order.
+ */
+export class Postings {
+  readonly term: Int32Array;
+  readonly group: Int32Array;
+  readonly tf: Float64Array;
+  count = 0;
+
+  /** At most `capacity` postings in all. */
+  constructor(capacity: number) {
+    this.term = new Int32Array(capacity);
+    this.group = new Int32Array(capacity);
+    this.tf = new Float64Array(capacity);
+  }
+
+  /** One posting per term of `touched` with its sum in `sums`; counts it in `df`, zeroes `sums`, empties `touched`. */
+  flush(group: number, touched: number[], sums: Float64Array, df: Int32Array): void {
+    for (const t of touched) {
+      this.term[this.count] = t;
+      this.group[this.count] = group;
+      this.tf[this.count++] = sums[t] as number;
+      df[t] = (df[t] as number) + 1;
+      sums[t] = 0;
+    }
+    touched.length = 0;
+  }
 }

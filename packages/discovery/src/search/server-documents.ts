@@ -1,4 +1,4 @@
-import type { Bm25fIndex } from './bm25f.js';
+import { type Bm25fIndex, bm25Idf, Postings, termRows } from './bm25f.js';
 import type { CatalogueNames } from './names.js';
 
 /**
@@ -42,11 +42,7 @@ export function buildServerDocuments(
   const { docStart, docTerms, docTf } = ix;
 
   // Pass 1, server by server: summed term frequencies, emitted as (term, server, tf) triples.
-  const upper = docTerms.length;
-  const tTerm = new Int32Array(upper);
-  const tServer = new Int32Array(upper);
-  const tTf = new Float64Array(upper);
-  let nt = 0;
+  const out = new Postings(docTerms.length);
   const tf = new Float64Array(V);
   const touched: number[] = [];
   const length = new Float64Array(S);
@@ -60,32 +56,22 @@ export function buildServerDocuments(
         length[sid] = (length[sid] as number) + (docTf[i] as number);
       }
     }
-    for (const term of touched) {
-      tTerm[nt] = term;
-      tServer[nt] = sid;
-      tTf[nt++] = tf[term] as number;
-      df[term] = (df[term] as number) + 1;
-      tf[term] = 0;
-    }
-    touched.length = 0;
+    out.flush(sid, touched, tf, df);
   }
+  const { term: tTerm, group: tServer, tf: tTf, count: nt } = out;
   let avg = 0;
   for (let sid = 0; sid < S; sid++) avg += (length[sid] as number) / S;
 
   // Pass 2: compressed sparse rows by term, with precomputed impacts (idf over servers × saturated tf).
-  const start = new Int32Array(V + 1);
-  for (let t = 0; t < V; t++) start[t + 1] = (start[t] as number) + (df[t] as number);
-  const fill = start.slice(0, V);
+  const { start, slot } = termRows(tTerm, nt, df);
   const postServer = new Int32Array(nt);
   const postImpact = new Float64Array(nt);
   const { k1, b } = p;
   for (let i = 0; i < nt; i++) {
     const t = tTerm[i] as number;
     const sid = tServer[i] as number;
-    const at = fill[t] as number;
-    fill[t] = at + 1;
-    const n = df[t] as number;
-    const idf = Math.log(1 + (S - n + 0.5) / (n + 0.5));
+    const at = slot[i] as number;
+    const idf = bm25Idf(S, df[t] as number);
     const x = (tTf[i] as number) / (avg > 0 ? 1 - b + (b * (length[sid] as number)) / avg : 1);
     postServer[at] = sid;
     postImpact[at] = (idf * (x * (k1 + 1))) / (x + k1);
