@@ -5,6 +5,7 @@ import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { endMarked, killMarkedNow, newTreeMark, TREE_MARK_VARIABLE, treeMarkValue } from './tree-mark.js';
 
 /** The largest message a server may send, as in the SDK's own stdio transport (10 MiB). */
 export const MCP_STDIO_MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -25,16 +26,18 @@ export interface ProcessGroupTransportOptions {
   graceMs?: number;
 }
 
-// Groups still alive, killed when the host exits however it exits: detached servers no longer get
-// the terminal's Ctrl-C, so the host must not leave them behind.
-const liveGroups = new Set<number>();
+// Trees still alive (process group → tree mark), killed when the host exits however it exits:
+// detached servers no longer get the terminal's Ctrl-C, so the host must not leave them behind.
+const liveTrees = new Map<number, string>();
 let exitHookInstalled = false;
-function trackGroup(pgid: number): void {
-  liveGroups.add(pgid);
+function trackTree(pgid: number, mark: string): void {
+  liveTrees.set(pgid, mark);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const id of liveGroups) signalGroup(id, 'SIGKILL');
+    if (liveTrees.size === 0) return;
+    for (const id of liveTrees.keys()) signalGroup(id, 'SIGKILL');
+    killMarkedNow(liveTrees.values());
   });
 }
 
@@ -64,10 +67,12 @@ async function groupGone(pgid: number, withinMs: number): Promise<boolean> {
 /**
  * An MCP client transport over a child process's stdio, like the SDK's `StdioClientTransport`, but
  * the server runs in a process group of its own (`detached: true`, so `setsid`) and `close` ends the
- * whole group: a server started through a wrapper (`npx`, `uvx`, a shell script) that forks children
+ * whole tree: a server started through a wrapper (`npx`, `uvx`, a shell script) that forks children
  * leaves none behind. Close order: stdin ends; after `graceMs` the group gets SIGTERM, after another
  * `graceMs` SIGKILL; once the server itself has exited, what is left of its group gets SIGTERM, then
- * SIGKILL. A process that makes a session of its own (`setsid`) leaves the group and is not reached.
+ * SIGKILL. Then, on Linux, the processes that left the group (a `setsid` daemon, a browser the server
+ * launched detached) are found by the mark in their inherited environment (see tree-mark.ts) and
+ * ended the same way. The same happens when the server exits by itself, and at the host's exit.
  *
  * Messages are split on newlines without re-copying the buffer per chunk; a message over
  * `maxMessageBytes` ends the connection, and {@link failure} says so ("a message of the server
@@ -87,6 +92,8 @@ export class ProcessGroupStdioTransport implements Transport {
   private closing: Promise<void> | undefined;
   private readonly maxBytes: number;
   private readonly graceMs: number;
+  // This start's mark, inherited by every process of the server's tree (see tree-mark.ts).
+  private readonly mark = newTreeMark();
 
   constructor(private readonly options: ProcessGroupTransportOptions) {
     this.maxBytes = options.maxMessageBytes ?? MCP_STDIO_MAX_MESSAGE_BYTES;
@@ -107,7 +114,11 @@ export class ProcessGroupStdioTransport implements Transport {
     if (this.child) throw new Error('ProcessGroupStdioTransport already started.');
     return new Promise((resolve, reject) => {
       const child = spawn(this.options.command, [...(this.options.args ?? [])], {
-        env: { ...getDefaultEnvironment(), ...this.options.env },
+        env: {
+          ...getDefaultEnvironment(),
+          ...this.options.env,
+          [TREE_MARK_VARIABLE]: treeMarkValue(process.env[TREE_MARK_VARIABLE], this.mark),
+        },
         stdio: ['pipe', 'pipe', 'pipe'],
         detached: true,
         ...(this.options.cwd ? { cwd: this.options.cwd } : {}),
@@ -118,7 +129,7 @@ export class ProcessGroupStdioTransport implements Transport {
         this.onerror?.(error);
       });
       child.on('spawn', () => {
-        if (child.pid !== undefined) trackGroup(child.pid);
+        if (child.pid !== undefined) trackTree(child.pid, this.mark);
         resolve();
       });
       child.on('close', () => {
@@ -217,13 +228,17 @@ export class ProcessGroupStdioTransport implements Transport {
     this.chunks = [];
   }
 
-  /** Kills what is left of a group whose leader is gone: SIGTERM, then SIGKILL after the grace period. */
+  /**
+   * Kills what is left of a tree whose leader is gone: the group, then the processes that left it
+   * (by their mark); each SIGTERM first, SIGKILL after the grace period.
+   */
   private async reapGroup(pgid: number): Promise<void> {
     if (signalGroup(pgid, 'SIGTERM') && !(await groupGone(pgid, this.graceMs))) {
       signalGroup(pgid, 'SIGKILL');
       await groupGone(pgid, 1_000);
     }
-    liveGroups.delete(pgid);
+    await endMarked(this.mark, this.graceMs);
+    liveTrees.delete(pgid);
   }
 
   /** Kills the whole group at once (a server that must not linger: a failed start, a crash). */

@@ -6,9 +6,54 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closeAll, connect, TEST_SERVER, waitFor } from '../__fixtures__/mcp-helpers.js';
 
-afterEach(closeAll);
+// Daemons a test started: killed after it whatever happened, so a failing test leaves no sleep behind.
+const daemons = new Set<number>();
+afterEach(async () => {
+  await closeAll();
+  for (const pid of daemons) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
+  }
+  daemons.clear();
+});
 
 const WRAPPER = fileURLToPath(new URL('../__fixtures__/wrapper-server.sh', import.meta.url));
+const DAEMON_WRAPPER = fileURLToPath(new URL('../__fixtures__/daemon-wrapper-server.sh', import.meta.url));
+const hasProc = existsSync('/proc/self/environ');
+
+/** State, process group and session of a process, or undefined once it is gone. */
+function procStat(pid: number): { state: string; pgrp: number; session: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0]!, pgrp: Number(fields[2]), session: Number(fields[3]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Alive and not a zombie (a container's init may reap killed orphans late). */
+const alive = (pid: number): boolean => {
+  const stat = procStat(pid);
+  return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X';
+};
+
+/** A stdio entry running the daemonizing wrapper; resolves the daemon's pid once it is written. */
+function daemonServer(dir: string, name: string): { entry: Record<string, unknown>; daemonPid: () => Promise<number> } {
+  const pidFile = join(dir, `${name}.pid`);
+  return {
+    entry: { command: '/bin/sh', args: [DAEMON_WRAPPER], env: { NODE: process.execPath, DAEMON_PID_FILE: pidFile } },
+    daemonPid: async () => {
+      await waitFor(() => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', 10_000, `${name}'s daemon pid`);
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      daemons.add(pid);
+      return pid;
+    },
+  };
+}
 
 /** Pids whose process group is `pgid`, read from /proc (field 5 of /proc/<pid>/stat). */
 function groupMembers(pgid: number): number[] {
@@ -40,6 +85,46 @@ describe('stdio servers run in their own process group', () => {
     await m.close();
     await waitFor(() => groupMembers(pgid).length === 0, 10_000, 'every process of the group to end');
     expect(groupMembers(pgid)).toEqual([]);
+  });
+});
+
+describe.skipIf(!hasProc)('processes that leave the group (setsid, daemons) are ended too (Linux)', () => {
+  it('a helper that makes a session of its own and is re-parented: close ends it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aibuddy-daemon-'));
+    try {
+      const server = daemonServer(dir, 'one');
+      const m = await connect({ daemonized: server.entry });
+      expect(m.servers()[0]?.status).toBe('ready');
+      const pgid = m.servers()[0]!.pid!;
+      const daemon = await server.daemonPid();
+      // It really left: neither the server's group nor its session, so a signal to the group misses it.
+      expect(alive(daemon)).toBe(true);
+      expect(procStat(daemon)).toMatchObject({ pgrp: daemon, session: daemon });
+      expect(procStat(daemon)!.pgrp).not.toBe(pgid);
+      await m.close();
+      await waitFor(() => !alive(daemon), 10_000, 'the daemon to end after close');
+      expect(alive(daemon)).toBe(false);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("closing one server ends its daemon only, not another server's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aibuddy-daemon-'));
+    try {
+      const first = daemonServer(dir, 'first');
+      const second = daemonServer(dir, 'second');
+      const m1 = await connect({ first: first.entry });
+      const m2 = await connect({ second: second.entry });
+      const [d1, d2] = [await first.daemonPid(), await second.daemonPid()];
+      await m1.close();
+      await waitFor(() => !alive(d1), 10_000, "the first server's daemon to end");
+      expect(alive(d2)).toBe(true);
+      await m2.close();
+      await waitFor(() => !alive(d2), 10_000, "the second server's daemon to end");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -75,6 +160,35 @@ console.log(JSON.stringify({ closed: true, status: m.servers()[0].status, alive 
         stdout: JSON.stringify({ closed: true, status: 'closed', alive: false }),
         stderr: '',
       });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // A host that exits without closing its servers (an uncaught error, process.exit) still ends their
+  // trees, daemons included: the exit hook kills the groups and the processes carrying their mark.
+  it.skipIf(!hasProc)('a host that exits without close: the daemon of its server is ended too', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aibuddy-exit-'));
+    try {
+      const server = daemonServer(dir, 'exit');
+      const script = join(dir, 'host.mjs');
+      writeFileSync(
+        script,
+        `const { connectMcpServers, parseMcpConfig } = await import(${JSON.stringify(dist)});
+const config = parseMcpConfig({ mcpServers: { daemonized: ${JSON.stringify(server.entry)} } });
+const m = await connectMcpServers(config, { reconnect: false });
+console.log(m.servers()[0].status);
+process.exit(0);
+`,
+      );
+      const run = spawnSync(process.execPath, [script], { encoding: 'utf8', timeout: 60_000 });
+      expect({ status: run.status, stdout: run.stdout.trim(), stderr: run.stderr }).toEqual({
+        status: 0,
+        stdout: 'ready',
+        stderr: '',
+      });
+      const daemon = await server.daemonPid();
+      await waitFor(() => !alive(daemon), 10_000, 'the daemon to end with the host');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
