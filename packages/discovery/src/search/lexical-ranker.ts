@@ -2,6 +2,7 @@ import { buildBm25f, type Bm25fIndex, invertNameTerms } from './bm25f.js';
 import {
   compoundIdentifiers,
   flatten,
+  isContextClause,
   isStopWord,
   joinListItems,
   queryWords,
@@ -40,6 +41,11 @@ export interface ToolIndexTuning {
   nameCoverage: number;
   /** Share of the score from the tool's best clause of a multi-part request, relative to that clause's best (0 = off). */
   clauseMix: number;
+  /**
+   * How much a part that only describes the speaker ("We are a retailer in Spain") counts as a clause
+   * of its own in the clause mix (0 = not at all: its words count in the whole request only; 1 = as a request).
+   */
+  contextClauses: number;
   /** Share of the best score among a tool's server siblings added to the tool (tools of a server travel together). */
   siblingShare: number;
   /**
@@ -89,6 +95,7 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   splitWeight: 0.5,
   nameCoverage: 0.2,
   clauseMix: 0.5,
+  contextClauses: 0.75,
   siblingShare: 1,
   serverDocumentShare: 0.4,
   serverDocumentK1: 3,
@@ -326,11 +333,15 @@ export function createLexicalRanker(
       if (t.clauseMix > 0 && clauseWords.length > 1) {
         clear(full.ids);
         for (const cw of clauseWords) {
+          // A part that only describes the speaker sets the scene: its words count in the whole
+          // request, but it is not a request whose best tools must be kept in view.
+          const share = isContextClause(cw) ? t.contextClauses : 1;
+          if (share === 0) continue;
           const cq = queryTerms(cw, []);
           clear(cq.ids);
           if (cq.ids.length === 0) continue;
           const [cc, best] = accumulate(cq, clauseAcc, 0, clauseSeen, clauseDocs);
-          keepClauseShares(cc, best);
+          keepClauseShares(cc, best / share);
         }
         full.ids.forEach((id, k) => (qWeight[id] = fullWeights[k] as number));
       }

@@ -360,6 +360,21 @@ export function joinListItems(clauseWords: QueryWord[][]): QueryWord[][] {
   return out;
 }
 
+// A part that tells who is asking ("We are a retailer in Spain", "I have a recorded meeting") sets the
+// scene for the request; it is not a request of its own. It opens with a first-person subject and a
+// form of be or have, and holds no verb of wanting ("I'm looking for", "we would like", "I need").
+const SPEAKERS = new Set(['i', 'we', 'my', 'our']);
+const BE_OR_HAVE = new Set(['am', 'are', 'is', 'was', 'were', 'have', 'has', 'had', 'm', 're', 've']);
+const WANTING = new Set(['need', 'want', 'like', 'look']); // stems
+
+/** Whether a part of a request only describes the speaker ("We are a retailer in Spain"): context, not a request. */
+export function isContextClause(words: readonly QueryWord[]): boolean {
+  const [subject, verb] = words;
+  if (subject === undefined || verb === undefined || !SPEAKERS.has(subject.word) || !BE_OR_HAVE.has(verb.word)) return false;
+  for (const { word } of words) if (WANTING.has(stem(word))) return false;
+  return true;
+}
+
 /** The words of all clauses, in order (Array.prototype.flat is slow in V8). */
 export function flatten(clauseWords: readonly QueryWord[][]): QueryWord[] {
   const out: QueryWord[] = [];
