@@ -34,14 +34,16 @@ describe('isContextClause: a part that only describes the speaker', () => {
 // The request's first sentence only says who is asking, and its words ("news agency") match a tool
 // better than the second sentence's words match the tool asked for. As a clause of its own, the first
 // sentence lifts its best tool as high as the real request's.
-const obj = { type: 'object', properties: {} };
-const catalog: ToolIndexEntry[] = [
-  { server: 'media', name: 'agency_news_feed', description: 'Latest news of a news agency and its reporters.', inputSchema: obj },
-  { server: 'text', name: 'summarize_text', description: 'Summarize long articles.', inputSchema: obj },
-  { server: 'text', name: 'translate_text', description: 'Translate a text into another language.', inputSchema: obj },
-  { server: 'media', name: 'upload_photo', description: 'Upload a photo to the photo library.', inputSchema: obj },
-  { server: 'mail', name: 'send_mail', description: 'Send an email to a list of people.', inputSchema: obj },
-];
+// [server, name, description]
+const catalog: ToolIndexEntry[] = (
+  [
+    ['media', 'agency_news_feed', 'Latest news of a news agency and its reporters.'],
+    ['text', 'summarize_text', 'Summarize long articles.'],
+    ['text', 'translate_text', 'Translate a text into another language.'],
+    ['media', 'upload_photo', 'Upload a photo to the photo library.'],
+    ['mail', 'send_mail', 'Send an email to a list of people.'],
+  ] as const
+).map(([server, name, description]) => ({ server, name, description, inputSchema: { type: 'object', properties: {} } }));
 const request = 'We are a news agency with many reporters. Summarize long articles.';
 
 describe('context clauses in the ranking', () => {
