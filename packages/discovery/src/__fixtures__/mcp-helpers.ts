@@ -1,4 +1,5 @@
 // Shared by the MCP integration tests (not exported from the package).
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseMcpConfig } from '../mcp/config.js';
 import { connectMcpServers } from '../mcp/mcp-manager.js';
@@ -57,4 +58,22 @@ export async function waitFor(predicate: () => boolean, timeoutMs = 5_000, what 
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** State, process group and session of a process from /proc/<pid>/stat (Linux), or undefined once it is gone. */
+export function procStat(pid: number): { state: string; pgrp: number; session: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces and parentheses; the fields after its last ")" do not.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] as string, pgrp: Number(fields[2]), session: Number(fields[3]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Alive and not a zombie (a container's init may reap killed orphans late). */
+export function alive(pid: number): boolean {
+  const stat = procStat(pid);
+  return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X';
 }

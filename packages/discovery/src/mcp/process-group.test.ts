@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closeAll, connect, TEST_SERVER, waitFor } from '../__fixtures__/mcp-helpers.js';
+import { alive, closeAll, connect, procStat, TEST_SERVER, waitFor } from '../__fixtures__/mcp-helpers.js';
 
 // Daemons a test started: killed after it whatever happened, so a failing test leaves no sleep behind.
 const daemons = new Set<number>();
@@ -24,23 +24,6 @@ const WRAPPER = fileURLToPath(new URL('../__fixtures__/wrapper-server.sh', impor
 const DAEMON_WRAPPER = fileURLToPath(new URL('../__fixtures__/daemon-wrapper-server.sh', import.meta.url));
 const hasProc = existsSync('/proc/self/environ');
 
-/** State, process group and session of a process, or undefined once it is gone. */
-function procStat(pid: number): { state: string; pgrp: number; session: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0]!, pgrp: Number(fields[2]), session: Number(fields[3]) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Alive and not a zombie (a container's init may reap killed orphans late). */
-const alive = (pid: number): boolean => {
-  const stat = procStat(pid);
-  return stat !== undefined && stat.state !== 'Z' && stat.state !== 'X';
-};
-
 /** A stdio entry running the daemonizing wrapper; resolves the daemon's pid once it is written. */
 function daemonServer(dir: string, name: string): { entry: Record<string, unknown>; daemonPid: () => Promise<number> } {
   const pidFile = join(dir, `${name}.pid`);
@@ -55,21 +38,12 @@ function daemonServer(dir: string, name: string): { entry: Record<string, unknow
   };
 }
 
-/** Pids whose process group is `pgid`, read from /proc (field 5 of /proc/<pid>/stat). */
+/** Live pids whose process group is `pgid`. */
 function groupMembers(pgid: number): number[] {
-  const members: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // The command name (field 2) may hold spaces; the fields after its closing parenthesis do not.
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[2]) === pgid && fields[0] !== 'Z') members.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return members;
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => procStat(pid)?.pgrp === pgid && alive(pid));
 }
 
 describe('stdio servers run in their own process group', () => {

@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
+import { alive } from '../__fixtures__/mcp-helpers.js';
 import {
   endMarked,
   killMarkedNow,
@@ -31,16 +32,6 @@ async function daemon(env: Record<string, string>, ignoreTerm = false): Promise<
   await once(child.stdout!, 'data');
   return child.pid!;
 }
-
-const alive = (pid: number): boolean => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    const state = stat[stat.lastIndexOf(')') + 2];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-};
 
 describe('treeMarkValue', () => {
   it('appends the mark to the inherited ones', () => {

@@ -44,14 +44,13 @@ function marksIn(environ: Buffer): string[] | undefined {
   return environ.toString('latin1', start, end < 0 ? environ.length : end).split(',');
 }
 
-/** Whether `pid` is alive (not a zombie) and its environment carries `mark`. */
+/**
+ * Whether `pid`'s environment still carries `mark`: a pid reused since the pass does not. A zombie's
+ * environment cannot be read (ESRCH), so a dead process never counts, in a pass or here.
+ */
 function carries(pid: number, mark: string): boolean {
   try {
-    if (!marksIn(readFileSync(`/proc/${pid}/environ`))?.includes(mark)) return false;
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
-    // "pid (comm) state ..."; comm may hold spaces and parentheses.
-    const state = stat[stat.lastIndexOf(')') + 2];
-    return state !== 'Z' && state !== 'X';
+    return marksIn(readFileSync(`/proc/${pid}/environ`))?.includes(mark) === true;
   } catch {
     return false; // gone, or not ours to read
   }
@@ -114,7 +113,7 @@ function sharedScan(): Promise<Map<string, number[]>> {
 
 /** Live processes carrying `mark`, from a pass over /proc that starts after the call. */
 export async function markedProcesses(mark: string): Promise<number[]> {
-  return ((await sharedScan()).get(mark) ?? []).filter((pid) => carries(pid, mark));
+  return (await sharedScan()).get(mark) ?? [];
 }
 
 /** Signals each process that still carries `mark` (checked again just before, as a pid may be reused). */
