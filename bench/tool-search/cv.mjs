@@ -34,6 +34,8 @@ function grid() {
   for (const x of [0.1, 0.3]) out.push({ nameCoverage: x });
   for (const x of [0.3, 0.7]) out.push({ clauseMix: x });
   for (const x of [0, 0.5, 1]) out.push({ contextClauses: x });
+  for (const x of [0, 0.5, 2]) out.push({ commonWords: x });
+  for (const x of [100, 400]) out.push({ commonWordsHalfLength: x });
   for (const x of [0.15, 0.5]) out.push({ siblingShare: x });
   for (const x of [0, 0.5, 1]) out.push({ delta: x });
   for (const x of [0, 0.2, 0.8]) out.push({ serverDocumentShare: x });

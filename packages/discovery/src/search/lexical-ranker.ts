@@ -10,6 +10,7 @@ import {
   stem,
   type QueryWord,
 } from './text.js';
+import { commonWordRank, discountCommonWords } from './common-words.js';
 import { CatalogueNames } from './names.js';
 import { findPrerequisites, type Prerequisites } from './prerequisites.js';
 import { buildServerDocuments } from './server-documents.js';
@@ -61,6 +62,14 @@ export interface ToolIndexTuning {
   nameBonus: number;
   /** Bonus, as a fraction of the best score, for the tools of a server the query names ("github"). */
   serverBonus: number;
+  /**
+   * Discount of common English words in long requests (see common-words.ts): a word of frequency rank r
+   * weighs (ln(r + 1) / ln 10,001)^e, e = this × n / (n + `commonWordsHalfLength`) for a request of n
+   * content words (0 = off).
+   */
+  commonWords: number;
+  /** Content words at which a request gets half the common-word discount exponent. */
+  commonWordsHalfLength: number;
   /** Query term frequency: a word said c times weighs c^queryTf (0 = once, 1 = every time). */
   queryTf: number;
   /**
@@ -102,6 +111,8 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   serverDocumentB: 0.75,
   nameBonus: 0.3,
   serverBonus: 0.3,
+  commonWords: 1,
+  commonWordsHalfLength: 200,
   queryTf: 0.5,
   delta: 0.25,
   prerequisiteShare: 0.8,
@@ -165,6 +176,8 @@ export function createLexicalRanker(
   const found = t.prerequisiteShare > 0 ? findPrerequisites(entries, ix, names, namedBy) : undefined;
   const prerequisites = found !== undefined && found.docs.length > 0 ? found : undefined;
   const nameMatched = new Float64Array(n);
+  // The common-word table is read once per process, at the first build rather than the first query.
+  if (t.commonWords > 0) commonWordRank('');
   const servers =
     t.serverDocumentShare > 0 ? buildServerDocuments(ix, names, { k1: t.serverDocumentK1, b: t.serverDocumentB }) : undefined;
 
@@ -321,6 +334,7 @@ export function createLexicalRanker(
     const text = query.length > MAX_QUERY_CHARS ? query.slice(0, MAX_QUERY_CHARS) : query;
     const clauses = t.clauseMix > 0 ? splitClauses(text) : [text];
     const clauseWords = joinListItems(clauses.map((c) => queryWords(c, t.quotedWeight, t.numberWeight)));
+    discountCommonWords(clauseWords, t.commonWords, t.commonWordsHalfLength);
     const words = flatten(clauseWords);
     const identifiers = compoundIdentifiers(text);
     const full = queryTerms(words, identifiers);
