@@ -125,6 +125,8 @@ function warmBuild(engine, catalog) {
  * list_changed at 10,000 tools: one server's tool list changes (one tool removed, one added, one
  * re-described); `index.replaceServer` against a full build of the same new catalogue. CPU, median of 5.
  */
+const median = (a) => [...a].sort((x, y) => x - y)[a.length >> 1];
+
 function incrementalUpdate(engine, catalog) {
   const counts = new Map();
   for (const t of catalog) counts.set(t.server, (counts.get(t.server) ?? 0) + 1);
@@ -151,8 +153,35 @@ function incrementalUpdate(engine, catalog) {
     inc.push(cpu(() => base.replaceServer(server, next)));
     full.push(cpu(() => engine.createToolIndex(nextCatalog, { tuning })));
   }
-  const median = (a) => a.sort((x, y) => x - y)[2];
-  return { server, size, nextSize: next.length, replaceServerCpu: median(inc), fullBuildCpu: median(full) };
+  // The first searches on the derived index, as a host's first tool_search after list_changed: the
+  // lazy tables (typo corrections, tools named as identifiers) of an index that had been searched.
+  const typoQuery = 'wether forcast for tomorow';
+  const identQuery = `call ${own[1].name} with the same arguments`;
+  const wall = (fn) => {
+    const t0 = performance.now();
+    fn();
+    return performance.now() - t0;
+  };
+  const firstTypo = [];
+  const firstIdent = [];
+  let current = base;
+  for (let i = 0; i < 5; i++) {
+    current.search(typoQuery);
+    current.search(identQuery);
+    const derived = current.replaceServer(server, i % 2 === 0 ? next : own);
+    firstTypo.push(wall(() => derived.search(typoQuery)));
+    firstIdent.push(wall(() => derived.search(identQuery)));
+    current = derived;
+  }
+  return {
+    server,
+    size,
+    nextSize: next.length,
+    replaceServerCpu: median(inc),
+    fullBuildCpu: median(full),
+    firstTypoMs: median(firstTypo),
+    firstIdentifierMs: median(firstIdent),
+  };
 }
 
 // ---- embedding models for the fusion rows ----
@@ -385,12 +414,14 @@ async function main() {
     );
     console.log(`  first query with unknown words on a fresh index (builds the typo table): ${fmt(warm.firstTypoQueryMs, 1)} ms`);
     const inc = incrementalUpdate(engine, catalog);
+    const refInc = ref ? incrementalUpdate(reference, catalog) : undefined;
     report.scale.incremental = inc;
     if (inc)
       console.log(
         `  list_changed of one server (${inc.size} tools → ${inc.nextSize}: one removed, one added, one re-described): ` +
           `replaceServer ${fmt(inc.replaceServerCpu, 1)} ms CPU vs full rebuild ${fmt(inc.fullBuildCpu, 1)} ms CPU ` +
-          `(${fmt(inc.replaceServerCpu / inc.fullBuildCpu, 2)}×), median of 5`,
+          `(${fmt(inc.replaceServerCpu / inc.fullBuildCpu, 2)}×), median of 5; first searches on it: unknown word ` +
+          `${fmt(inc.firstTypoMs, 2)} ms, identifier ${fmt(inc.firstIdentifierMs, 2)} ms${refInc ? ` (ref ${fmt(refInc.firstTypoMs, 2)} / ${fmt(refInc.firstIdentifierMs, 2)} ms)` : ''}`,
       );
     if (ref) {
       printRow(`ref ${refName}`.slice(0, 22), ref);

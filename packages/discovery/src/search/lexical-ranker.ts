@@ -141,6 +141,8 @@ export interface LexicalRanker {
   rank(query: string, limit: number): RankedDoc[];
   /** The BM25F index (a derived index reuses its vocabulary and per-tool term ids). */
   index: Bm25fIndex;
+  /** Its unknown-word lookups (a derived index extends their typo table). */
+  unknown: UnknownWords;
 }
 
 /** Builds the lexical ranker: BM25F plus a few catalogue-independent query rules and bonuses. */
@@ -148,10 +150,13 @@ export function createLexicalRanker(
   entries: readonly ToolText[],
   t: ToolIndexTuning,
   ix: Bm25fIndex = buildBm25f(entries, t),
+  from?: LexicalRanker,
 ): LexicalRanker {
   const { n, vocab, idf, postStart, postDoc, postImpact, nameMass } = ix;
   const isCatalogueWord = (w: string): boolean => (ix.wordIds.get(w) ?? -1) >= 0;
-  const unknown = new UnknownWords(ix.terms, isCatalogueWord);
+  // Derived (`from`: the index this one replaces a server of, whose term ids ours extend): its typo
+  // table is extended rather than built again on the first search after every list_changed.
+  const unknown = new UnknownWords(ix.terms, isCatalogueWord, from?.unknown);
 
   // Servers and names the query may mention outright.
   const names = new CatalogueNames(entries);
@@ -549,5 +554,5 @@ export function createLexicalRanker(
     return out;
   }
 
-  return { rank, index: ix };
+  return { rank, index: ix, unknown };
 }

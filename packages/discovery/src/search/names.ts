@@ -7,6 +7,13 @@ import { compact, type QueryWord } from './text.js';
  * are built with the index (one map lookup per tool); the compact tool-name table only on the first
  * query that contains an identifier, since most queries never need it.
  */
+let compacted = 0;
+
+/** Tool names compacted for a name table so far, in this process (for tests). */
+export function compactedNames(): number {
+  return compacted;
+}
+
 export class CatalogueNames {
   /** Server id of each tool (-1 = none). */
   readonly serverOf: Int32Array;
@@ -72,11 +79,27 @@ export class CatalogueNames {
   private buildToolTable(): Map<string, number> {
     const table = new Map<string, number>();
     this.entries.forEach((e, d) => {
-      const key = compact(e.name);
+      const { key, local } = nameKeys(e);
       if (!table.has(key)) table.set(key, d);
-      const local = e.name.includes('__') ? compact(e.name.slice(e.name.lastIndexOf('__') + 2)) : '';
       if (local.length >= 4 && local !== key && !table.has(local)) table.set(local, d);
     });
     return table;
   }
+}
+
+// A tool's compact names, by its document: an index derived after list_changed keeps the document of
+// every tool it did not re-read, so its table costs a lookup per tool, not a pass over every name.
+// Weak: a document's keys go when the last index that holds it does.
+const keysOf = new WeakMap<RegexDocument, { key: string; local: string }>();
+
+function nameKeys(e: RegexDocument): { key: string; local: string } {
+  let keys = keysOf.get(e);
+  if (keys === undefined) {
+    compacted++;
+    const key = compact(e.name);
+    const local = e.name.includes('__') ? compact(e.name.slice(e.name.lastIndexOf('__') + 2)) : '';
+    keys = { key, local };
+    keysOf.set(e, keys);
+  }
+  return keys;
 }

@@ -1,32 +1,65 @@
+let termsRead = 0;
+
+/** Catalogue terms whose deletions were put into a typo table so far, in this process (for tests). */
+export function deletionTermsRead(): number {
+  return termsRead;
+}
+
+/**
+ * A symmetric-delete table: every term of at least 4 letters and each of its one-letter deletions →
+ * the term ids it came from. `base` covers term ids below `baseCount`, `delta` those from `baseCount`
+ * to `count`. Never changed once built, so indexes derived from the one that built it share `base`.
+ */
+interface DeletionTable {
+  base: ReadonlyMap<string, readonly number[]>;
+  baseCount: number;
+  delta: ReadonlyMap<string, readonly number[]>;
+  count: number;
+}
+
+// An inherited table is extended while the terms added since its base are at most this share of the
+// base's; past it, the table is built afresh (the copied delta would cost nearly as much).
+const MAX_DELTA_SHARE = 0.25;
+
 /**
  * What to do with a query word the catalogue never uses: a one-edit typo of a catalogue term
  * ("wether" → weather), or a run-together pair of catalogue words ("getforecast" → get forecast).
- * Both only look at the catalogue's own vocabulary; the deletion table is built on first need.
+ * Both only look at the catalogue's own vocabulary; the deletion table is built on first need, and
+ * an index derived after `list_changed` extends the table of the index it came from.
  */
 export class UnknownWords {
-  // Symmetric-delete table: every term and each of its one-letter deletions → the terms it came from.
-  private deletes: Map<string, number[]> | undefined;
+  private table: DeletionTable | undefined;
+  // The table of the index this one was derived from (or of an earlier ancestor), if one was built.
+  // Term ids are a prefix of ours (a derived vocabulary only appends), so it is valid for ids < count.
+  private readonly inherited: DeletionTable | undefined;
   // Unknown words recur (every clause of a query is ranked again, and users repeat themselves).
   private readonly memo = new Map<string, number[]>();
 
   /**
    * @param terms Term text by term id (stemmed catalogue words).
    * @param isWord True for a raw catalogue word (for splitting run-together words).
+   * @param from The words of the index this one is derived from (`replaceServer`), whose term ids are
+   *   a prefix of `terms`: its typo table is reused, and only the terms added since are read.
    */
   constructor(
     private readonly terms: readonly string[],
     private readonly isWord: (word: string) => boolean,
-  ) {}
+    from?: UnknownWords,
+  ) {
+    // Only the table is kept, not `from`: a chain of derived indexes must not hold every older one.
+    this.inherited = from?.table ?? from?.inherited;
+  }
 
   /** Term ids within one edit (insert, delete, substitute, swap) of `word`; only for words of ≥ 5 letters. */
   near(word: string): number[] {
     if (word.length < 5 || /[0-9]/.test(word)) return [];
     const known = this.memo.get(word);
     if (known) return known;
-    const table = (this.deletes ??= this.build());
+    const { base, delta } = (this.table ??= this.build());
     const out = new Set<number>();
     for (const key of [word, ...deletions(word)]) {
-      for (const id of table.get(key) ?? []) if (withinOneEdit(word, this.terms[id] as string)) out.add(id);
+      for (const id of base.get(key) ?? []) if (withinOneEdit(word, this.terms[id] as string)) out.add(id);
+      for (const id of delta.get(key) ?? []) if (withinOneEdit(word, this.terms[id] as string)) out.add(id);
     }
     if (this.memo.size >= 10_000) this.memo.clear();
     const ids = [...out];
@@ -40,19 +73,37 @@ export class UnknownWords {
     return splitRunTogether(word, this.isWord);
   }
 
-  private build(): Map<string, number[]> {
-    const table = new Map<string, number[]>();
-    const add = (key: string, id: number): void => {
-      const list = table.get(key);
-      if (list === undefined) table.set(key, [id]);
+  private build(): DeletionTable {
+    const from = this.inherited;
+    const count = this.terms.length;
+    if (from !== undefined && from.count <= count && count - from.baseCount <= MAX_DELTA_SHARE * from.baseCount) {
+      // The inherited delta's lists are shared with it: a list gets a new array before it grows.
+      const delta = new Map(from.delta);
+      addTerms(this.terms, from.count, (key, id) => {
+        const list = delta.get(key);
+        if (list === undefined) delta.set(key, [id]);
+        else if (list[list.length - 1] !== id) delta.set(key, [...list, id]);
+      });
+      return { base: from.base, baseCount: from.baseCount, delta, count };
+    }
+    const base = new Map<string, number[]>();
+    addTerms(this.terms, 0, (key, id) => {
+      const list = base.get(key);
+      if (list === undefined) base.set(key, [id]);
       else if (list[list.length - 1] !== id) list.push(id);
-    };
-    this.terms.forEach((term, id) => {
-      if (term.length < 4 || /[0-9]/.test(term)) return;
-      add(term, id);
-      for (const d of deletions(term)) add(d, id);
     });
-    return table;
+    return { base, baseCount: count, delta: new Map(), count };
+  }
+}
+
+/** Calls `add` with each table key of the terms from id `from` on: the term and its one-letter deletions. */
+function addTerms(terms: readonly string[], from: number, add: (key: string, id: number) => void): void {
+  for (let id = from; id < terms.length; id++) {
+    const term = terms[id] as string;
+    termsRead++;
+    if (term.length < 4 || /[0-9]/.test(term)) continue;
+    add(term, id);
+    for (const d of deletions(term)) add(d, id);
   }
 }
 
