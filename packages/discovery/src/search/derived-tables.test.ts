@@ -107,3 +107,16 @@ describe('UnknownWords derived from another', () => {
     expect(deletionTermsRead() - before).toBe(terms.length);
   });
 });
+
+describe('ToolIndex.warmUp', () => {
+  it('builds the typo and name tables, so a first search with a typo or an identifier builds none', () => {
+    const index = createToolIndex(catalog);
+    index.warmUp();
+    const terms = deletionTermsRead();
+    const names = compactedNames();
+    expect(index.search('wether forcast').length).toBeGreaterThan(0);
+    expect(index.search('call get_weather_3_0')[0]?.name).toBe('get_weather_3_0');
+    expect(deletionTermsRead()).toBe(terms);
+    expect(compactedNames()).toBe(names);
+  });
+});

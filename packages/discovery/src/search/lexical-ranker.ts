@@ -143,6 +143,8 @@ export interface LexicalRanker {
   index: Bm25fIndex;
   /** Its unknown-word lookups (a derived index extends their typo table). */
   unknown: UnknownWords;
+  /** Builds the tables the first searches would build (typo corrections, tools named as identifiers). */
+  prepare(): void;
 }
 
 /** Builds the lexical ranker: BM25F plus a few catalogue-independent query rules and bonuses. */
@@ -554,5 +556,10 @@ export function createLexicalRanker(
     return out;
   }
 
-  return { rank, index: ix, unknown };
+  function prepare(): void {
+    unknown.prepare();
+    names.prepare();
+  }
+
+  return { rank, index: ix, unknown, prepare };
 }

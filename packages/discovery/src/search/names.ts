@@ -60,6 +60,11 @@ export class CatalogueNames {
     return named;
   }
 
+  /** Builds the tool-name table now rather than on the first query that holds an identifier (`ToolIndex.warmUp`). */
+  prepare(): void {
+    this.toolByKey ??= this.buildToolTable();
+  }
+
   /** Servers named by one query word or by two or three adjacent ones written together. */
   serversNamed(words: readonly QueryWord[]): Set<number> {
     const named = new Set<number>();

@@ -150,6 +150,9 @@ function makeIndex(state: IndexState): ToolIndex {
   }
 
   function warmUp(): number {
+    // Searches made of the tools' own text never meet an unknown word or an identifier: the tables
+    // those need are built here, so a real first search with a typo does not build them.
+    lexical.prepare();
     const searches = Math.min(WARM_UP_SEARCHES, docs.length);
     for (let k = 0; k < searches; k++) {
       // Tools spread over the catalogue, so the queries reach different servers' postings.

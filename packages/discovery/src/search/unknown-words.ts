@@ -67,6 +67,11 @@ export class UnknownWords {
     return ids;
   }
 
+  /** Builds the typo table now rather than on the first unknown word (`ToolIndex.warmUp`). */
+  prepare(): void {
+    this.table ??= this.build();
+  }
+
   /** `word` as two or three catalogue words ("getforecast" → ["get", "forecast"]), or undefined. */
   split(word: string): string[] | undefined {
     if (word.length < 6 || word.length > 30) return undefined;

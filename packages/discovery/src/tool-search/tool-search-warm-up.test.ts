@@ -15,7 +15,7 @@ vi.mock('../search/lexical-ranker.js', async (importOriginal) => {
     createLexicalRanker: (...args: Parameters<typeof original.createLexicalRanker>) => {
       const ranker = original.createLexicalRanker(...args);
       return {
-        index: ranker.index,
+        ...ranker,
         rank: (query: string, limit: number) => {
           asked.push(query);
           return ranker.rank(query, limit);
