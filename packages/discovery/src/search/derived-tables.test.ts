@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createToolIndex, type ToolIndexEntry } from './index.js';
 import { compactedNames } from './names.js';
+import { prerequisiteLookups } from './prerequisites.js';
 import { deletionTermsRead, UnknownWords } from './unknown-words.js';
 
 // After `tools/list_changed` the index is derived (replaceServer). Its lazy lookup tables (one-edit
@@ -118,5 +119,56 @@ describe('ToolIndex.warmUp', () => {
     expect(index.search('call get_weather_3_0')[0]?.name).toBe('get_weather_3_0');
     expect(deletionTermsRead()).toBe(terms);
     expect(compactedNames()).toBe(names);
+  });
+});
+
+// Prerequisite links (required parameter → the sibling that produces it) are found per server, so an
+// index derived after one server's list_changed keeps the other servers' links and finds only the
+// changed server's.
+const schema = (...required: string[]) => ({
+  type: 'object',
+  properties: Object.fromEntries(required.map((p) => [p, { type: 'string' }])),
+  required,
+});
+// [server, name, description, required parameters]
+const linkedRows: [string, string, string, string[]][] = [
+  ['reminders', 'get_user_token', 'Log in with a username and password.', ['username', 'password']],
+  ['reminders', 'add_reminder', 'Add a reminder at a given time.', ['token', 'time']],
+  ['chat', 'list_channels', 'All channels of the workspace.', []],
+  ['chat', 'post_message', 'Post a message.', ['channel_id', 'text']],
+  ['drive', 'list_folders', 'Folders of the drive.', []],
+  ['drive', 'share_link', 'A public link to a document.', ['document_id']],
+];
+const linked: ToolIndexEntry[] = linkedRows.map(([server, name, description, required]) => ({
+  server,
+  name,
+  description,
+  inputSchema: schema(...required),
+}));
+// drive comes back with a tool that needs a folder.
+const driveAgain: ToolIndexEntry[] = [
+  ...linked.filter((t) => t.server === 'drive'),
+  { server: 'drive', name: 'upload_file', description: 'Upload a file.', inputSchema: schema('folder_id', 'file') },
+];
+const linkedAfter = [...linked.filter((t) => t.server !== 'drive'), ...driveAgain];
+const linkQueries = ['remind me to call mom at five', 'post hello to everyone', 'upload the quarterly report'];
+
+describe('prerequisite links of derived indexes', () => {
+  it('rank as in a fresh build of the same catalogue, the producers right after their consumers', () => {
+    const derived = createToolIndex(linked).replaceServer('drive', driveAgain);
+    const fresh = createToolIndex(linkedAfter);
+    for (const q of linkQueries) expect(derived.search(q, { limit: 4 }), q).toEqual(fresh.search(q, { limit: 4 }));
+    const top2 = (q: string) => derived.search(q, { limit: 2 }).map((h) => h.name);
+    expect(top2('remind me to call mom at five')).toEqual(['add_reminder', 'get_user_token']);
+    expect(top2('post hello to everyone')).toEqual(['post_message', 'list_channels']);
+    expect(top2('upload the quarterly report')).toEqual(['upload_file', 'list_folders']);
+  });
+
+  it('resolve only the changed server’s required parameters', () => {
+    const base = createToolIndex(linked);
+    const before = prerequisiteLookups();
+    base.replaceServer('drive', driveAgain);
+    // drive's distinct required parameters: document_id, folder_id, file.
+    expect(prerequisiteLookups() - before).toBe(3);
   });
 });

@@ -143,8 +143,17 @@ export interface LexicalRanker {
   index: Bm25fIndex;
   /** Its unknown-word lookups (a derived index extends their typo table). */
   unknown: UnknownWords;
+  /** Its prerequisite links, when on (a derived index keeps those of unchanged servers). */
+  links: Prerequisites | undefined;
   /** Builds the tables the first searches would build (typo corrections, tools named as identifiers). */
   prepare(): void;
+}
+
+/** The index a derived one comes from (`replaceServer`), and which of its tools the derived one kept. */
+export interface DerivedFrom {
+  ranker: LexicalRanker;
+  /** `keep[i]` is the earlier index's number of the new index's tool i; tools from `keep.length` on are new. */
+  keep: readonly number[];
 }
 
 /** Builds the lexical ranker: BM25F plus a few catalogue-independent query rules and bonuses. */
@@ -152,13 +161,13 @@ export function createLexicalRanker(
   entries: readonly ToolText[],
   t: ToolIndexTuning,
   ix: Bm25fIndex = buildBm25f(entries, t),
-  from?: LexicalRanker,
+  from?: DerivedFrom,
 ): LexicalRanker {
   const { n, vocab, idf, postStart, postDoc, postImpact, nameMass } = ix;
   const isCatalogueWord = (w: string): boolean => (ix.wordIds.get(w) ?? -1) >= 0;
   // Derived (`from`: the index this one replaces a server of, whose term ids ours extend): its typo
   // table is extended rather than built again on the first search after every list_changed.
-  const unknown = new UnknownWords(ix.terms, isCatalogueWord, from?.unknown);
+  const unknown = new UnknownWords(ix.terms, isCatalogueWord, from?.ranker.unknown);
 
   // Servers and names the query may mention outright.
   const names = new CatalogueNames(entries);
@@ -180,7 +189,8 @@ export function createLexicalRanker(
   // name mass is summed from the query terms' name lists, so no tool's name is read term by term.
   const namedBy = invertNameTerms(ix);
   // Undefined when off or when the catalogue has no links, so a query pays nothing for them.
-  const found = t.prerequisiteShare > 0 ? findPrerequisites(entries, ix, names, namedBy) : undefined;
+  const inherited = from?.ranker.links !== undefined ? { links: from.ranker.links, keep: from.keep } : undefined;
+  const found = t.prerequisiteShare > 0 ? findPrerequisites(entries, ix, names, namedBy, inherited) : undefined;
   const prerequisites = found !== undefined && found.docs.length > 0 ? found : undefined;
   const nameMatched = new Float64Array(n);
   // The common-word table is read once per process, at the first build rather than the first query.
@@ -561,5 +571,5 @@ export function createLexicalRanker(
     names.prepare();
   }
 
-  return { rank, index: ix, unknown, prepare };
+  return { rank, index: ix, unknown, prepare, links: found };
 }

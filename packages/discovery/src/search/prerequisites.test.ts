@@ -126,5 +126,14 @@ describe('prerequisite tools', () => {
     expect(names(createToolIndex(catalogue), 'remind me to call mom at five', 2)).toEqual(['AddReminder', 'GetUserToken']);
     // A normal catalogue never comes near it.
     expect(linksOf(bank).exhausted).toBe(false);
+
+    // Derived indexes: a hostile server that arrives gets a budget for its own tools, and the links of
+    // the servers already there are kept. Derived from a cut-short index, a changed server is resolved
+    // with a budget of its own too (resolving everything again would spend it on the hostile server,
+    // which comes first in the derived order).
+    const arrived = createToolIndex(bank).replaceServer('evil', hostile);
+    expect(names(arrived, 'remind me to call mom at five', 2)).toEqual(['AddReminder', 'GetUserToken']);
+    const again = createToolIndex(catalogue).replaceServer('bank', [...bank]);
+    expect(names(again, 'remind me to call mom at five', 2)).toEqual(['AddReminder', 'GetUserToken']);
   });
 });

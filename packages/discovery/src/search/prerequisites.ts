@@ -38,20 +38,45 @@ const CHECKS_BASE = 100_000;
 // The stem of "id"/"ids": the handle suffix of a reference ("user_id" names a user, not an id).
 const HANDLE_WORD = 'id';
 
+let lookups = 0;
+
+/** (server, required parameter) pairs resolved so far, in this process (for tests). */
+export function prerequisiteLookups(): number {
+  return lookups;
+}
+
 /** The producers of every tool's required parameters (see {@link Prerequisites}). */
 export function findPrerequisites(
   entries: readonly ToolText[],
   ix: Bm25fIndex,
   names: CatalogueNames,
   namedBy: NamedBy,
+  from?: InheritedLinks,
 ): Prerequisites {
   const n = entries.length;
   const start = new Int32Array(n + 1);
   const list: number[] = [];
   // Tools of one server share their parameters ("owner", "repo"): each (server, parameter) is resolved once.
   const resolved = new Map<string, number>();
-  const budget = { left: checkBudget(n) };
-  for (let d = 0; d < n; d++) {
+  // Links never cross servers, so the tools of an unchanged server keep theirs, renumbered, and only
+  // the changed servers' tools are resolved, with a budget of their own: a hostile server that comes
+  // up spends its own budget, not the links of the servers already there. (An earlier index whose
+  // budget ran out hands on the links it made; the ones it did not make wait for a full build.)
+  const inherit = from;
+  const kept = inherit?.keep.length ?? 0;
+  const newOf = inherit !== undefined ? renumbering(inherit) : undefined;
+  const budget = { left: checkBudget(n - kept) };
+  for (let d = 0; d < kept; d++) {
+    const { links, keep } = inherit as InheritedLinks;
+    const old = keep[d] as number;
+    const { start: oldStart, docs: oldDocs } = links;
+    for (let i = oldStart[old] as number; i < (oldStart[old + 1] as number); i++) {
+      const producer = (newOf as Int32Array)[oldDocs[i] as number] as number;
+      if (producer >= 0) list.push(producer);
+    }
+    start[d + 1] = list.length;
+  }
+  for (let d = kept; d < n; d++) {
     const required = (entries[d] as ToolText).required;
     const sid = names.serverOf[d] as number;
     const from = list.length;
@@ -60,6 +85,7 @@ export function findPrerequisites(
         const key = `${sid}\u0000${param}`;
         let producer = resolved.get(key);
         if (producer === undefined) {
+          lookups++;
           producer = budget.left > 0 ? soleProducer(param, sid, entries, ix, names.serverOf, namedBy, budget) : -1;
           resolved.set(key, producer);
         }
@@ -68,7 +94,21 @@ export function findPrerequisites(
     }
     start[d + 1] = list.length;
   }
-  return { start, docs: Int32Array.from(list), exhausted: budget.left <= 0 };
+  return { start, docs: Int32Array.from(list), exhausted: budget.left <= 0 || inherit?.links.exhausted === true };
+}
+
+/** The links of the index this one was derived from, and which of its tools this one kept. */
+export interface InheritedLinks {
+  links: Prerequisites;
+  /** `keep[i]` is the earlier index's number of this index's tool i; tools from `keep.length` on are new. */
+  keep: readonly number[];
+}
+
+/** The earlier index's tool numbers → this index's (-1: not kept). */
+function renumbering({ links, keep }: InheritedLinks): Int32Array {
+  const newOf = new Int32Array(links.start.length - 1).fill(-1);
+  for (let i = 0; i < keep.length; i++) newOf[keep[i] as number] = i;
+  return newOf;
 }
 
 /** Tools by name term: tools of term t are `docs[start[t] .. start[t + 1])`, ascending. */

@@ -205,7 +205,7 @@ function makeIndex(state: IndexState): ToolIndex {
       ...tokenizeTools(addedDocs, vocabulary, state.tuning.namePieces > 0),
     ];
     const ix = assembleBm25f(tools, vocabulary, state.tuning);
-    const next = createLexicalRanker(nextDocs, state.tuning, ix, lexical);
+    const next = createLexicalRanker(nextDocs, state.tuning, ix, { ranker: lexical, keep });
     return makeIndex({ ...state, entries, docs: nextDocs, lexical: next, semantic: semanticNext, derived });
   }
 
