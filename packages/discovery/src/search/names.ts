@@ -1,12 +1,6 @@
 import type { RegexDocument } from './regex-search.js';
 import { compact, type QueryWord } from './text.js';
 
-/**
- * Which tools and servers a query names outright: a tool spelled as an identifier ("create_issue"),
- * a server by a word or two or three joined words ("git hub" → github). Server ids and member lists
- * are built with the index (one map lookup per tool); the compact tool-name table only on the first
- * query that contains an identifier, since most queries never need it.
- */
 let compacted = 0;
 
 /** Tool names compacted for a name table so far, in this process (for tests). */
@@ -14,6 +8,12 @@ export function compactedNames(): number {
   return compacted;
 }
 
+/**
+ * Which tools and servers a query names outright: a tool spelled as an identifier ("create_issue"),
+ * a server by a word or two or three joined words ("git hub" → github). Server ids and member lists
+ * are built with the index (one map lookup per tool); the compact tool-name table only on the first
+ * query that contains an identifier, since most queries never need it.
+ */
 export class CatalogueNames {
   /** Server id of each tool (-1 = none). */
   readonly serverOf: Int32Array;

@@ -51,7 +51,7 @@ export function findPrerequisites(
   ix: Bm25fIndex,
   names: CatalogueNames,
   namedBy: NamedBy,
-  from?: InheritedLinks,
+  inherited?: InheritedLinks,
 ): Prerequisites {
   const n = entries.length;
   const start = new Int32Array(n + 1);
@@ -62,20 +62,20 @@ export function findPrerequisites(
   // the changed servers' tools are resolved, with a budget of their own: a hostile server that comes
   // up spends its own budget, not the links of the servers already there. (An earlier index whose
   // budget ran out hands on the links it made; the ones it did not make wait for a full build.)
-  const inherit = from;
-  const kept = inherit?.keep.length ?? 0;
-  const newOf = inherit !== undefined ? renumbering(inherit) : undefined;
-  const budget = { left: checkBudget(n - kept) };
-  for (let d = 0; d < kept; d++) {
-    const { links, keep } = inherit as InheritedLinks;
-    const old = keep[d] as number;
-    const { start: oldStart, docs: oldDocs } = links;
-    for (let i = oldStart[old] as number; i < (oldStart[old + 1] as number); i++) {
-      const producer = (newOf as Int32Array)[oldDocs[i] as number] as number;
-      if (producer >= 0) list.push(producer);
+  const kept = inherited?.keep.length ?? 0;
+  if (inherited !== undefined) {
+    const { links, keep } = inherited;
+    const newOf = renumbering(inherited);
+    for (let d = 0; d < kept; d++) {
+      const old = keep[d] as number;
+      for (let i = links.start[old] as number; i < (links.start[old + 1] as number); i++) {
+        const producer = newOf[links.docs[i] as number] as number;
+        if (producer >= 0) list.push(producer);
+      }
+      start[d + 1] = list.length;
     }
-    start[d + 1] = list.length;
   }
+  const budget = { left: checkBudget(n - kept) };
   for (let d = kept; d < n; d++) {
     const required = (entries[d] as ToolText).required;
     const sid = names.serverOf[d] as number;
@@ -94,7 +94,7 @@ export function findPrerequisites(
     }
     start[d + 1] = list.length;
   }
-  return { start, docs: Int32Array.from(list), exhausted: budget.left <= 0 || inherit?.links.exhausted === true };
+  return { start, docs: Int32Array.from(list), exhausted: budget.left <= 0 || inherited?.links.exhausted === true };
 }
 
 /** The links of the index this one was derived from, and which of its tools this one kept. */
