@@ -49,10 +49,15 @@ function marksIn(environ: Buffer): string[] | undefined {
  * environment cannot be read (ESRCH), so a dead process never counts, in a pass or here.
  */
 function carries(pid: number, mark: string): boolean {
+  return marksOf(pid)?.includes(mark) === true;
+}
+
+/** The marks in `pid`'s environment; undefined when it has none, is gone, or is not ours to read. */
+function marksOf(pid: number | string): string[] | undefined {
   try {
-    return marksIn(readFileSync(`/proc/${pid}/environ`))?.includes(mark) === true;
+    return marksIn(readFileSync(`/proc/${pid}/environ`));
   } catch {
-    return false; // gone, or not ours to read
+    return undefined;
   }
 }
 
@@ -68,13 +73,7 @@ function scanProc(): Map<string, number[]> {
   for (const name of entries) {
     const pid = Number(name);
     if (!(pid > 0) || pid === process.pid) continue;
-    let marks: string[] | undefined;
-    try {
-      marks = marksIn(readFileSync(`/proc/${name}/environ`));
-    } catch {
-      continue; // gone, or not ours to read
-    }
-    for (const mark of marks ?? []) {
+    for (const mark of marksOf(name) ?? []) {
       const pids = byMark.get(mark);
       if (pids) pids.push(pid);
       else byMark.set(mark, [pid]);

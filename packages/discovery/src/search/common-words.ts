@@ -11,14 +11,19 @@ import { isStopWord, type QueryWord } from './text.js';
 
 let ranks: Map<string, number> | undefined;
 
-/** 1-based frequency rank of a lower-case word among the 10,000 most frequent English words, or 0. */
-export function commonWordRank(word: string): number {
+/** Reads the word table (once per process); index builds call it so that no query pays for it. */
+export function loadCommonWords(): Map<string, number> {
   if (ranks === undefined) {
     ranks = new Map();
     let rank = 0;
     for (const w of COMMON_ENGLISH_WORDS.split(' ')) ranks.set(w, ++rank);
   }
-  return ranks.get(word) ?? 0;
+  return ranks;
+}
+
+/** 1-based frequency rank of a lower-case word among the 10,000 most frequent English words, or 0. */
+export function commonWordRank(word: string): number {
+  return loadCommonWords().get(word) ?? 0;
 }
 
 const LOG_LIST = Math.log(10_001);

@@ -10,7 +10,7 @@ import {
   stem,
   type QueryWord,
 } from './text.js';
-import { commonWordRank, discountCommonWords } from './common-words.js';
+import { discountCommonWords, loadCommonWords } from './common-words.js';
 import { CatalogueNames } from './names.js';
 import { findPrerequisites, type Prerequisites } from './prerequisites.js';
 import { buildServerDocuments } from './server-documents.js';
@@ -194,7 +194,7 @@ export function createLexicalRanker(
   const prerequisites = found !== undefined && found.docs.length > 0 ? found : undefined;
   const nameMatched = new Float64Array(n);
   // The common-word table is read once per process, at the first build rather than the first query.
-  if (t.commonWords > 0) commonWordRank('');
+  if (t.commonWords > 0) loadCommonWords();
   const servers =
     t.serverDocumentShare > 0 ? buildServerDocuments(ix, names, { k1: t.serverDocumentK1, b: t.serverDocumentB }) : undefined;
 
