@@ -6,7 +6,13 @@ export default defineConfig({
   resolve: { alias: workspaceAliases() },
   test: {
     ...sharedTestOptions,
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts', 'tooling/layering/*.test.ts'],
+    include: [
+      'packages/*/src/**/*.test.ts',
+      'apps/*/src/**/*.test.ts',
+      'apps/*/test/**/*.test.ts',
+      'tooling/layering/*.test.ts',
+      'tooling/bench/*.test.ts',
+    ],
     reporters: ['default', ['json', { outputFile: 'test-results.json' }]],
   },
 });

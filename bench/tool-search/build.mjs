@@ -8,12 +8,12 @@
 // per word; and 10,000 tools of one server whose names and required parameters are built so that every
 // prerequisite lookup would scan half the server (prerequisites.ts bounds that work).
 //
-//   node bench/tool-search/build.mjs [--builds 15] [--reference GITREF]
+//   node bench/tool-search/build.mjs [--builds 15] [--reference GITREF] [--data DIR]...
 //
 // Wall and CPU time on a shared machine vary by 2× for the same code from one build to the next, so
 // compare engines only side by side in one run, by the ratio of the minimums (the builds least
 // disturbed by other processes) and of the medians.
-import { alternatingBuilds, findDataRoot, loadEngine, loadSets, scaleCorpus } from './lib.mjs';
+import { alternatingBuilds, findData, loadEngine, loadSets, scaleCorpus } from './lib.mjs';
 
 const args = process.argv.slice(2);
 const opt = (flag, fallback) => {
@@ -22,7 +22,7 @@ const opt = (flag, fallback) => {
 };
 const builds = Number(opt('--builds', '15'));
 const refName = opt('--reference', undefined);
-const { catalog: scale } = scaleCorpus(loadSets(findDataRoot()));
+const { catalog: scale } = scaleCorpus(loadSets(findData(args)));
 const catalogues = [
   ['scale corpus', scale],
   ['other scripts', otherScripts(scale.length)],

@@ -6,12 +6,12 @@
 //
 //   node bench/tool-search/cv.mjs                       # the built-in grid (below)
 //   node bench/tool-search/cv.mjs '{}' '{"k1":0.9}'     # or these settings
+//   node bench/tool-search/cv.mjs --data DIR '{}'       # other sets (lib.mjs, findData)
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { aggregate, evaluate, findDataRoot, loadEngine, loadSets } from './lib.mjs';
+import { aggregate, evaluate, findData, loadEngine, loadSets } from './lib.mjs';
 
-const dataRoot = findDataRoot();
-const sets = loadSets(dataRoot);
+const data = findData();
+const sets = loadSets(data);
 const engine = await loadEngine();
 
 /** The grid: one axis at a time around the defaults. */
@@ -44,10 +44,14 @@ function grid() {
   return out;
 }
 
-const configs = process.argv.length > 2 ? process.argv.slice(2).map((a) => JSON.parse(a)) : grid();
+// Settings are the arguments that are not --data and its path.
+const settings = process.argv
+  .slice(2)
+  .filter((a, i, all) => a !== '--data' && all[i - 1] !== '--data' && !a.startsWith('--data='));
+const configs = settings.length > 0 ? settings.map((a) => JSON.parse(a)) : grid();
 const base = {};
 for (const set of sets) {
-  const out = execFileSync(process.execPath, [join(dataRoot, 'bm25-baseline.mjs'), set.dir, '--json'], {
+  const out = execFileSync(process.execPath, [data.baseline, set.dir, '--json'], {
     encoding: 'utf8',
     maxBuffer: 1 << 26,
   });

@@ -2,43 +2,161 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { basename, delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /**
- * The data lives beside the repository (<repo>/../shared/bench-data); a git worktree may sit deeper,
- * so the parents of the repo root are tried in turn. AIBUDDY_BENCH_DATA overrides.
+ * The default data: ../shared/bench-data beside the repository; a git worktree may sit deeper, so the
+ * parents of the repo root are tried in turn. AIBUDDY_BENCH_DATA overrides (see {@link findData}).
  */
 export function findDataRoot() {
-  if (process.env.AIBUDDY_BENCH_DATA) return resolve(process.env.AIBUDDY_BENCH_DATA);
+  if (process.env.AIBUDDY_BENCH_DATA) return resolve(process.env.AIBUDDY_BENCH_DATA.split(delimiter)[0]);
+  return sharedDataRoot();
+}
+
+/** ../shared/bench-data beside the repository (or a parent of it), whatever AIBUDDY_BENCH_DATA says. */
+function sharedDataRoot() {
   for (let dir = repoRoot; ; dir = dirname(dir)) {
     const candidate = resolve(dir, '../shared/bench-data');
-    if (existsSync(join(candidate, 'bm25-baseline.mjs'))) return candidate;
+    if (existsSync(join(candidate, BASELINE))) return candidate;
     if (dirname(dir) === dir) return resolve(repoRoot, '../shared/bench-data');
   }
 }
 
-/** Every sub-folder of dataRoot with catalog.json and queries.json, sorted, optionally filtered. */
-export function loadSets(dataRoot, only) {
-  const names = readdirSync(dataRoot, { withFileTypes: true })
-    .filter(
-      (e) =>
-        e.isDirectory() &&
-        existsSync(join(dataRoot, e.name, 'catalog.json')) &&
-        existsSync(join(dataRoot, e.name, 'queries.json')),
-    )
-    .map((e) => e.name)
-    .filter((n) => !only || only.includes(n))
-    .sort();
-  if (names.length === 0) throw new Error(`no data sets (catalog.json + queries.json) under ${dataRoot}`);
-  return names.map((name) => ({
-    name,
-    dir: join(dataRoot, name),
-    catalog: JSON.parse(readFileSync(join(dataRoot, name, 'catalog.json'), 'utf8')),
-    queries: JSON.parse(readFileSync(join(dataRoot, name, 'queries.json'), 'utf8')),
+const BASELINE = 'bm25-baseline.mjs';
+
+/** Bad data is the user's to fix, not a crash of the bench: the message and the fix, exit code 2. */
+function fail(message) {
+  console.error(`bench/tool-search: ${message}`);
+  process.exit(2);
+}
+const isSet = (dir) => existsSync(join(dir, 'catalog.json')) && existsSync(join(dir, 'queries.json'));
+
+/**
+ * Where the sets come from, and the plain BM25 baseline to compare with. Sources: `--data PATH`
+ * (repeatable) on the command line, else AIBUDDY_BENCH_DATA (paths joined by the platform's path
+ * delimiter), else {@link findDataRoot}. A folder holding catalog.json and queries.json is one set;
+ * any other folder gives its sub-folders that are sets, so a catalogue of your own is measured the
+ * same way as the shared ones. The baseline is AIBUDDY_BENCH_BASELINE, else bm25-baseline.mjs in a
+ * source folder or its parent, else the one of the shared data.
+ * @returns {{ sources: string[], sets: { name: string, dir: string }[], baseline: string }}
+ */
+export function findData(argv = process.argv.slice(2)) {
+  const named = [];
+  argv.forEach((a, i) => {
+    if (a === '--data' && argv[i + 1] !== undefined) named.push(argv[i + 1]);
+    else if (a.startsWith('--data=')) named.push(a.slice('--data='.length));
+  });
+  const sources = (
+    named.length > 0 ? named : process.env.AIBUDDY_BENCH_DATA ? process.env.AIBUDDY_BENCH_DATA.split(delimiter) : [findDataRoot()]
+  )
+    .filter(Boolean)
+    .map((p) => resolve(p));
+  const dirs = [];
+  for (const source of sources) {
+    if (!existsSync(source)) fail(`data: ${source} does not exist (give a set folder, or a folder of sets, with --data)`);
+    if (isSet(source)) dirs.push(source);
+    else
+      for (const e of readdirSync(source, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name)))
+        if (e.isDirectory() && isSet(join(source, e.name))) dirs.push(join(source, e.name));
+  }
+  if (dirs.length === 0) fail(`data: no set (a folder with catalog.json and queries.json) in or under ${sources.join(', ')}`);
+  // Set names are folder names; two sources may both have a "tools" folder, so a clash takes the parent's name too.
+  const base = dirs.map((d) => basename(d));
+  const sets = dirs.map((dir, i) => ({
+    name: base.indexOf(base[i]) === base.lastIndexOf(base[i]) ? base[i] : `${basename(dirname(dir))}/${base[i]}`,
+    dir,
   }));
+  return { sources, sets, baseline: findBaseline(sources) };
+}
+
+/** The plain BM25 baseline script (see {@link findData}); when there is none, exits naming the fix. */
+function findBaseline(sources) {
+  const env = process.env.AIBUDDY_BENCH_BASELINE;
+  if (env) {
+    if (!existsSync(env)) fail(`data: AIBUDDY_BENCH_BASELINE=${env} does not exist`);
+    return resolve(env);
+  }
+  const candidates = [
+    ...sources.flatMap((s) => [join(s, BASELINE), join(dirname(s), BASELINE)]),
+    join(sharedDataRoot(), BASELINE),
+  ];
+  const found = candidates.find((c) => existsSync(c));
+  if (found) return found;
+  fail(
+    `data: the plain BM25 baseline (${BASELINE}) is not beside the sets nor in ../shared/bench-data; set AIBUDDY_BENCH_BASELINE to its path`,
+  );
+}
+
+/**
+ * The sets, read and checked: `data` is what {@link findData} returned, or a folder of sets (or one
+ * set) as a path. `only` keeps the sets of those names. A malformed file, or a gold tool missing from
+ * its catalogue, is an error naming the file and the entry (a silently wrong metric is worse).
+ */
+export function loadSets(data, only) {
+  const found = typeof data === 'string' ? findData(['--data', data]).sets : data.sets;
+  const wanted = only ? found.filter((s) => only.includes(s.name)) : found;
+  if (wanted.length === 0) fail(`data: no set named ${only.join(', ')}; there are ${found.map((s) => s.name).join(', ')}`);
+  return wanted.map(({ name, dir }) => {
+    const catalog = readChecked(join(dir, 'catalog.json'), setSchemas().catalog);
+    const queries = readChecked(join(dir, 'queries.json'), setSchemas().queries);
+    const names = new Set();
+    catalog.forEach((t, i) => {
+      if (names.has(t.name)) fail(`${join(dir, 'catalog.json')}: tool ${i} repeats the name ${t.name}`);
+      names.add(t.name);
+    });
+    queries.forEach((q, i) => {
+      const missing = (q.gold_any?.flat() ?? q.gold).find((g) => !names.has(g));
+      if (missing !== undefined)
+        fail(`${join(dir, 'queries.json')}: query ${i} (${q.id}) names gold tool ${missing}, which is not in catalog.json`);
+    });
+    return { name, dir, catalog, queries };
+  });
+}
+
+let schemas;
+/** The two files' shapes (bench-data/README.md), with zod from the discovery package's dependencies. */
+function setSchemas() {
+  if (schemas) return schemas;
+  const { z } = createRequire(join(repoRoot, 'packages/discovery/package.json'))('zod');
+  const name = z.string().min(1);
+  schemas = {
+    catalog: z.array(
+      z.looseObject({
+        server: z.string().optional(),
+        name,
+        description: z.string().optional(),
+        inputSchema: z.record(z.string(), z.unknown()).optional(),
+      }),
+    ),
+    queries: z.array(
+      z.looseObject({
+        id: z.union([z.string(), z.number()]).optional(),
+        group: z.string().optional(),
+        query: z.string(),
+        gold: z.array(name).min(1),
+        gold_any: z.array(z.array(name).min(1)).optional(),
+      }),
+    ),
+  };
+  return schemas;
+}
+
+function readChecked(file, schema) {
+  let value;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    fail(`${file}: not JSON (${error.message})`);
+  }
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    fail(`${file}: at ${issue.path.join('.') || 'the top'}: ${issue.message} (see bench-data/README.md for the format)`);
+  }
+  return r.data;
 }
 
 /**

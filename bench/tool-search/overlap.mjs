@@ -3,10 +3,10 @@
 // (stemmed, stop words dropped) with the query, and how many other tools match the query's words at
 // least as well (lexical twins: no word-based ranker can order them above each other except by chance).
 //
-//   node bench/tool-search/overlap.mjs
+//   node bench/tool-search/overlap.mjs [--data DIR]...
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { findDataRoot, loadSets, repoRoot } from './lib.mjs';
+import { findData, loadSets, repoRoot } from './lib.mjs';
 
 const require = createRequire(join(repoRoot, 'packages/discovery/package.json'));
 const { stemmer } = await import(require.resolve('stemmer'));
@@ -25,7 +25,7 @@ const words = (s) =>
       .map((w) => stemmer(w)),
   );
 const schemaWords = (schema) => Object.keys(schema?.properties ?? {}).join(' ');
-for (const set of loadSets(findDataRoot())) {
+for (const set of loadSets(findData())) {
   const docs = set.catalog.map((t) => ({ name: t.name, w: words(`${t.name} ${t.description} ${schemaWords(t.inputSchema)}`) }));
   const byName = new Map(docs.map((d) => [d.name, d]));
   let slots = 0;

@@ -4,7 +4,10 @@
 // per-group NDCG@5 deltas, latency; then index build and latency at 10,000 tools; then fusion with an
 // embedding model.
 //
-//   node bench/tool-search/run.mjs [--dist] [--sets a,b] [--no-scale] [--no-fusion] [--reference GITREF] [--json]
+//   node bench/tool-search/run.mjs [--dist] [--data DIR]... [--sets a,b] [--no-scale] [--no-fusion] [--reference GITREF] [--json]
+//
+// --data: a set folder (catalog.json + queries.json) or a folder of sets, repeatable; default
+// AIBUDDY_BENCH_DATA, else ../shared/bench-data (lib.mjs, findData).
 //
 // --reference loads the engine sources of another commit (e.g. 5f553a4, the previous engine) and runs it
 // in the same process, alternating with this one, as a side-by-side reference row.
@@ -27,7 +30,7 @@ import {
   aggregate,
   alternatingBuilds,
   evaluate,
-  findDataRoot,
+  findData,
   loadEngine,
   loadSets,
   minMedian,
@@ -42,8 +45,8 @@ const opt = (flag) => {
   const i = args.indexOf(flag);
   return i >= 0 ? args[i + 1] : undefined;
 };
-const dataRoot = findDataRoot();
-const baselineScript = join(dataRoot, 'bm25-baseline.mjs');
+const data = findData(args);
+const baselineScript = data.baseline;
 const tuning = process.env.AIBUDDY_TUNING ? JSON.parse(process.env.AIBUDDY_TUNING) : {};
 const KMAX = 10;
 const METRICS = ['Recall@1', 'Recall@5', 'NDCG@5', 'Hit@1'];
@@ -291,9 +294,11 @@ async function main() {
   const engine = await loadEngine(has('--dist'));
   const refName = opt('--reference');
   const reference = refName ? await loadEngine(false, refName) : undefined;
-  const sets = loadSets(dataRoot, opt('--sets')?.split(','));
-  const report = { dataRoot, engine: has('--dist') ? 'dist' : 'src (transpiled)', tuning, sets: {} };
+  const sets = loadSets(data, opt('--sets')?.split(','));
+  const dataRoot = data.sources.join(', ');
+  const report = { dataRoot, baseline: baselineScript, engine: has('--dist') ? 'dist' : 'src (transpiled)', tuning, sets: {} };
   console.log(`tool_search engine vs plain BM25 — data ${dataRoot}; engine from ${report.engine}; top ${KMAX} retrieved`);
+  console.log(`baseline: ${baselineScript}`);
   const load = loadavg()[0];
   report.loadAverage = load;
   console.log(
