@@ -54,6 +54,11 @@ export function findData(argv = process.argv.slice(2)) {
   )
     .filter(Boolean)
     .map((p) => resolve(p));
+  return { sources, sets: setsIn(sources), baseline: findBaseline(sources) };
+}
+
+/** The sets in or under `sources` (see {@link findData}). */
+function setsIn(sources) {
   const dirs = [];
   for (const source of sources) {
     if (!existsSync(source)) fail(`data: ${source} does not exist (give a set folder, or a folder of sets, with --data)`);
@@ -65,11 +70,10 @@ export function findData(argv = process.argv.slice(2)) {
   if (dirs.length === 0) fail(`data: no set (a folder with catalog.json and queries.json) in or under ${sources.join(', ')}`);
   // Set names are folder names; two sources may both have a "tools" folder, so a clash takes the parent's name too.
   const base = dirs.map((d) => basename(d));
-  const sets = dirs.map((dir, i) => ({
+  return dirs.map((dir, i) => ({
     name: base.indexOf(base[i]) === base.lastIndexOf(base[i]) ? base[i] : `${basename(dirname(dir))}/${base[i]}`,
     dir,
   }));
-  return { sources, sets, baseline: findBaseline(sources) };
 }
 
 /** The plain BM25 baseline script (see {@link findData}); when there is none, exits naming the fix. */
@@ -96,7 +100,8 @@ function findBaseline(sources) {
  * its catalogue, is an error naming the file and the entry (a silently wrong metric is worse).
  */
 export function loadSets(data, only) {
-  const found = typeof data === 'string' ? findData(['--data', data]).sets : data.sets;
+  // A path needs no baseline: the sets alone are read (bench/defer-tokens).
+  const found = typeof data === 'string' ? setsIn([resolve(data)]) : data.sets;
   const wanted = only ? found.filter((s) => only.includes(s.name)) : found;
   if (wanted.length === 0) fail(`data: no set named ${only.join(', ')}; there are ${found.map((s) => s.name).join(', ')}`);
   return wanted.map(({ name, dir }) => {
