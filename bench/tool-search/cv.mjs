@@ -19,21 +19,26 @@ function grid() {
   const out = [{}];
   for (const k1 of [0.9, 1.5]) out.push({ k1 });
   for (const w of [
-    [3, 1, 1, 0.5],
-    [2, 1, 1.5, 0.5],
-    [2, 1, 1, 0.3],
-    [2, 1, 1, 0.8],
+    [3, 1, 1, 0.5, 0.5],
+    [2, 1, 1.5, 0.5, 0.5],
+    [2, 1, 1, 0.3, 0.5],
+    [2, 1, 1, 0.8, 0.5],
+    [2, 1, 1, 0.5, 0],
+    [2, 1, 1, 0.5, 0.25],
+    [2, 1, 1, 0.5, 1],
   ])
     out.push({ fieldWeights: w });
   for (const b of [
-    [0.3, 0.5, 0.75, 0.75],
-    [0.5, 0.5, 0.5, 0.75],
-    [0.5, 0.5, 0.9, 0.75],
+    [0.3, 0.5, 0.9, 0.75, 0.5],
+    [0.5, 0.5, 0.5, 0.75, 0.5],
+    [0.5, 0.5, 0.75, 0.75, 0.5],
+    [0.5, 0.5, 0.9, 0.75, 0.75],
+    [0.5, 0.5, 0.9, 0.75, 1],
   ])
     out.push({ fieldB: b });
   for (const x of [0.1, 0.3]) out.push({ nameCoverage: x });
   for (const x of [0.3, 0.7]) out.push({ clauseMix: x });
-  for (const x of [0, 0.5, 1]) out.push({ contextClauses: x });
+  for (const x of [0, 0.75, 1]) out.push({ contextClauses: x });
   for (const x of [0, 0.5, 2]) out.push({ commonWords: x });
   for (const x of [100, 400]) out.push({ commonWordsHalfLength: x });
   for (const x of [0.15, 0.5]) out.push({ siblingShare: x });

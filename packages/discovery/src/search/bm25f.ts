@@ -7,7 +7,7 @@ export { FIELD_COUNT } from './tool-terms.js';
 export interface Bm25fParams {
   /** Term-frequency saturation. */
   k1: number;
-  /** Field weights: name, server, description, parameters. */
+  /** Field weights: name, server, description, parameters, example values. */
   fieldWeights: readonly number[];
   /** Length normalization (BM25 b) per field, same order. */
   fieldB: readonly number[];
@@ -18,7 +18,7 @@ export interface Bm25fParams {
 }
 
 /**
- * A BM25F index over the four fields of each tool (Robertson & Zaragoza's form: field term counts are
+ * A BM25F index over the five fields of each tool (Robertson & Zaragoza's form: field term counts are
  * length-normalized per field, weighted, summed, then saturated once). Impacts (idf × saturated tf)
  * are precomputed per posting in compressed sparse rows, so a query is a sum over posting lists.
  */
@@ -94,11 +94,13 @@ export function assembleBm25f(tools: readonly ToolTerms[], vocabulary: Vocabular
       const b = p.fieldB[f] as number;
       const a = avg[f] as number;
       norm[f] = (p.fieldWeights[f] as number) / (a > 0 ? 1 - b + (b * (end - start)) / a : 1);
-      for (let i = start; i < end; i++) {
-        const id = tokens[i] as number;
-        if (tf[id] === 0) touched.push(id);
-        tf[id] = (tf[id] as number) + (norm[f] as number);
-      }
+      // A field of weight 0 is off: its words make no posting (BM25+ would give each one δ × idf).
+      if (norm[f] !== 0)
+        for (let i = start; i < end; i++) {
+          const id = tokens[i] as number;
+          if (tf[id] === 0) touched.push(id);
+          tf[id] = (tf[id] as number) + (norm[f] as number);
+        }
       if (f === 0) {
         for (let i = 0; i < pieces.length; i++) {
           const id = pieces[i] as number;

@@ -24,10 +24,10 @@ import { UnknownWords } from './unknown-words.js';
 export interface ToolIndexTuning {
   /** BM25 term-frequency saturation. */
   k1: number;
-  /** BM25F field weights: name, server, description, parameters (names + descriptions). */
-  fieldWeights: readonly [number, number, number, number];
+  /** BM25F field weights: name, server, description, parameters (names + descriptions), example values. */
+  fieldWeights: readonly [number, number, number, number, number];
   /** Field length normalization (BM25 b) per field, same order. */
-  fieldB: readonly [number, number, number, number];
+  fieldB: readonly [number, number, number, number, number];
   /** Weight, relative to the name, of the pieces of run-together name words ("searchjobs" → search, jobs); 0 = off. */
   namePieces: number;
   /** Weight of query words inside quotes: they are usually argument values, not what the tool does. */
@@ -95,8 +95,8 @@ export interface ToolIndexTuning {
 /** Default ranking parameters (see bench/tool-search/README.md for how they were chosen). */
 export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   k1: 1.2,
-  fieldWeights: [2, 1, 1, 0.5] as const,
-  fieldB: [0.5, 0.5, 0.9, 0.75] as const,
+  fieldWeights: [2, 1, 1, 0.5, 0.5] as const,
+  fieldB: [0.5, 0.5, 0.9, 0.75, 0.5] as const,
   namePieces: 0.5,
   quotedWeight: 0.5,
   numberWeight: 0.5,
@@ -104,7 +104,7 @@ export const DEFAULT_TUNING: Readonly<ToolIndexTuning> = Object.freeze({
   splitWeight: 0.5,
   nameCoverage: 0.2,
   clauseMix: 0.5,
-  contextClauses: 0.75,
+  contextClauses: 0.5,
   siblingShare: 1,
   serverDocumentShare: 0.4,
   serverDocumentK1: 3,

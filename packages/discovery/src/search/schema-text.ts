@@ -1,18 +1,28 @@
-/** Property names and descriptions found in a JSON Schema, recursively, for matching only. */
+/** Property names, descriptions and example values found in a JSON Schema, recursively, for matching only. */
 export interface SchemaText {
   /** Property names ("user_id", "startDate"), outermost first. */
   names: string[];
   /** Property descriptions and titles. */
   descriptions: string[];
+  /**
+   * The values the schema gives as examples of an argument: string `default`s and string `examples`
+   * ("chicken soup", "AAPL", "facebook/bart-large"). They name the domain a tool serves, as a request's
+   * quoted values do. Enum options are not read: they list the choices of a setting ("asc", "desc"),
+   * which many unrelated tools share.
+   */
+  values: string[];
 }
 
 const MAX_DEPTH = 6;
 // A schema is model-facing metadata; cap what we read so a pathological schema cannot stall indexing.
 const MAX_PROPERTIES = 200;
+// An example value names something ("chicken soup"); a longer default is content (a prompt template,
+// code) whose words would outweigh the rest of the field, so it is not read.
+const MAX_VALUE_CHARS = 256;
 
-/** Collects property names and descriptions from `schema` (objects, arrays, anyOf/oneOf/allOf). */
+/** Collects property names, descriptions and example values from `schema` (objects, arrays, anyOf/oneOf/allOf). */
 export function schemaText(schema: unknown): SchemaText {
-  const out: SchemaText = { names: [], descriptions: [] };
+  const out: SchemaText = { names: [], descriptions: [], values: [] };
   walk(schema, out, 0);
   return out;
 }
@@ -24,7 +34,16 @@ export function schemaText(schema: unknown): SchemaText {
 export function collectSchemaText(schema: unknown, out: SchemaText): void {
   out.names.length = 0;
   out.descriptions.length = 0;
+  out.values.length = 0;
   walk(schema, out, 0);
+}
+
+// `examples` is an open list; a few say what the parameter takes.
+const MAX_EXAMPLES = 5;
+
+/** A non-empty string of at most {@link MAX_VALUE_CHARS} characters is an example value; anything else is skipped. */
+function pushValue(value: unknown, into: string[]): void {
+  if (typeof value === 'string' && value.length > 0 && value.length <= MAX_VALUE_CHARS) into.push(value);
 }
 
 const COMBINATORS = ['anyOf', 'oneOf', 'allOf'] as const;
@@ -44,6 +63,9 @@ function walk(schema: unknown, out: SchemaText, depth: number): void {
         const v = value as Record<string, unknown>;
         if (typeof v['description'] === 'string') out.descriptions.push(v['description']);
         if (typeof v['title'] === 'string') out.descriptions.push(v['title']);
+        pushValue(v['default'], out.values);
+        const examples = v['examples'];
+        if (Array.isArray(examples)) for (const x of examples.slice(0, MAX_EXAMPLES)) pushValue(x, out.values);
         walk(v, out, depth + 1);
       }
     }

@@ -89,6 +89,7 @@ describe('tokenizeTools', () => {
     const paramText = {
       names: ['city_name', 'größe', 'unitSystem'],
       descriptions: ['Ville (é) où chercher', 'The page number', 'km’s or mi'],
+      values: [],
     };
     const params = [...paramText.names, ...paramText.descriptions].join('\n');
     const doc = { name: 'get_weather', server: 'météo', description: 'Weather — forecast', params };

@@ -164,6 +164,67 @@ describe('createToolIndex: ranking', () => {
     expect(index.search('execute this SQL statement')[0]?.name).toBe('postgres__query');
   });
 
+  it("reads a schema's example values (string defaults, examples) as a field of their own, weighted below the description", () => {
+    // Twins but for the domain their schemas' example values name: "chicken soup" tells the recipe
+    // service's auto-complete from the furniture shop's.
+    const complete = (name: string, query: Record<string, unknown>) => ({
+      name,
+      description: 'Auto-complete suggestions for a partial query.',
+      inputSchema: { type: 'object', properties: { q: { type: 'string', description: 'Text to complete.', ...query } } },
+    });
+    const tools = [
+      complete('furniture_auto_complete', { default: 'red pillow' }),
+      complete('recipes_auto_complete', { default: 'chicken soup' }),
+      complete('pets_auto_complete', { examples: ['siamese cat', 42] }),
+      // Named in a description, a word counts for more than as an example value.
+      { name: 'soup_recipes', description: 'Chicken recipes and soups of the day.' },
+    ];
+    const index = createToolIndex(tools);
+    const top = (query: string): string | undefined => index.search(query)[0]?.name;
+    expect(top('auto-complete suggestions for the ingredient chicken')).toBe('recipes_auto_complete');
+    expect(top('auto-complete the name of a cat breed: siamese')).toBe('pets_auto_complete');
+    expect(top('chicken soup')).toBe('soup_recipes');
+    // The values decide: swapped, the other twin comes first.
+    const swapped = createToolIndex([
+      complete('furniture_auto_complete', { default: 'chicken soup' }),
+      complete('recipes_auto_complete', { default: 'red pillow' }),
+    ]);
+    expect(swapped.search('auto-complete suggestions for the ingredient chicken')[0]?.name).toBe('furniture_auto_complete');
+    // A field of weight 0 is off: its words make no posting (BM25+ would still give each δ × idf).
+    const off = createToolIndex(tools, { tuning: { fieldWeights: [2, 1, 1, 0.5, 0] } });
+    expect(off.search('siamese')).toEqual([]);
+  });
+
+  it('reads neither enum options nor non-string or document-length defaults as example values', () => {
+    const tools = [
+      {
+        name: 'sort_orders',
+        description: 'List orders.',
+        inputSchema: { type: 'object', properties: { order: { type: 'string', enum: ['ascending', 'descending'] } } },
+      },
+      {
+        name: 'page_size',
+        description: 'List pages.',
+        inputSchema: {
+          type: 'object',
+          properties: { n: { type: 'integer', default: 31415 }, flag: { type: 'boolean', default: true } },
+        },
+      },
+      {
+        name: 'prompt_template',
+        description: 'Render a prompt.',
+        inputSchema: {
+          type: 'object',
+          properties: { template: { type: 'string', default: `${'lorem ipsum '.repeat(30)}zanzibar` } },
+        },
+      },
+    ];
+    const index = createToolIndex(tools);
+    expect(index.search('descending')).toEqual([]);
+    expect(index.search('31415 true')).toEqual([]);
+    expect(index.search('zanzibar')).toEqual([]);
+  });
+
   it('folds diacritics', () => {
     expect(index.search('pokemon pikachu')[0]?.name).toBe('games__pokedex_entry');
     expect(index.search('Pokémon')[0]?.name).toBe('games__pokedex_entry');

@@ -51,7 +51,7 @@ function toDocuments(entries: readonly ToolIndexEntry[], seen = new Set<string>(
 }
 
 /**
- * A tool's text. The index reads the parameter names and descriptions one by one (`paramText`); the
+ * A tool's text. The index reads the parameter names, descriptions and example values one by one (`paramText`); the
  * joined `params` string only regex search needs, so it is made on its first use, not per build.
  */
 class ToolDocument implements ToolText {
@@ -74,9 +74,9 @@ class ToolDocument implements ToolText {
 /**
  * Builds a search index over tool metadata (the engine behind `tool_search`).
  *
- * `search` is lexical and synchronous: BM25F over name, server, description and parameter text, with
- * identifier splitting, Porter stemming, one-edit typo correction, per-clause scoring of multi-part
- * requests, small bonuses for name coverage, same-server tools and tools or servers named outright, and
+ * `search` is lexical and synchronous: BM25F over name, server, description, parameter text and the
+ * schema's example values, with identifier splitting, Porter stemming, one-edit typo correction,
+ * per-clause scoring of multi-part requests, small bonuses for name coverage, same-server tools and tools or servers named outright, and
  * the prerequisite tools of the best hits (the sibling that produces a required value, see prerequisites.ts).
  * With `embeddingModel`, `searchAsync` fuses it with cosine similarity of embeddings (reciprocal rank fusion).
  *

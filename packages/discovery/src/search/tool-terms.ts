@@ -4,8 +4,8 @@ import { TermReader } from './term-reader.js';
 import { isStopWord, stem } from './text.js';
 import { splitRunTogether } from './unknown-words.js';
 
-/** Fields of a tool, in this order: name, server, description, parameter names + descriptions. */
-export const FIELD_COUNT = 4;
+/** Fields of a tool, in this order: name, server, description, parameter names + descriptions, example values. */
+export const FIELD_COUNT = 5;
 
 /**
  * The catalogue's words: raw word → stemmed term id (stop words -1), and term text by id. It only
@@ -50,9 +50,9 @@ export class Vocabulary {
 
 /** One tool's term ids: what an index derived by `replaceServer` reuses for every unchanged tool. */
 export interface ToolTerms {
-  /** Term ids of the four fields in text order, concatenated (stop words dropped). */
+  /** Term ids of the five fields in text order, concatenated (stop words dropped). */
   tokens: Int32Array;
-  /** End of each field in `tokens` (name, server, description, parameters). */
+  /** End of each field in `tokens` (name, server, description, parameters, example values). */
   fieldEnd: Int32Array;
   /** Term ids of the pieces of run-together name words ("searchjobs" → search, jobs). */
   pieces: Int32Array;
@@ -60,7 +60,7 @@ export interface ToolTerms {
 
 /** A tool's text as the index reads it: `paramText`, when given, is what `params` joins (one per line). */
 export interface ToolText extends RegexDocument {
-  /** Parameter names and descriptions, read one by one (no joined string is made). */
+  /** Parameter names, descriptions and example values, read one by one (no joined string is made). */
   readonly paramText?: SchemaText;
   /** The schema's required top-level parameters (for prerequisite tools, see prerequisites.ts). */
   readonly required?: readonly string[];
@@ -102,6 +102,11 @@ export function tokenizeTools(docs: readonly ToolText[], vocabulary: Vocabulary,
     fieldEnds[at + 2] = reader.count - start;
     readParams(e, reader);
     fieldEnds[at + 3] = reader.count - start;
+    // Example values: a field of their own, so that their length does not normalise the descriptions'.
+    // Read, not readRepeated: they are short and mostly distinct ("chicken soup", an id), so a memo of
+    // them cost more (a Map entry each, 8 ms at 10,000 tools) than reading them again.
+    for (const part of e.paramText?.values ?? []) reader.read(part);
+    fieldEnds[at + 4] = reader.count - start;
     toolStart[d + 1] = reader.count;
     longNameWords.push(long);
   });
