@@ -2,11 +2,20 @@ import { describe, expect, it } from 'vitest';
 import { createToolIndex } from './tool-index.js';
 import type { ToolIndexEntry } from './types.js';
 
+// A property written "city=Lisbon" has that default (the index reads it as an example value).
 const tool = (server: string, name: string, description: string, props: string[] = []): ToolIndexEntry => ({
   name: `${server}__${name}`,
   server,
   description,
-  inputSchema: { type: 'object', properties: Object.fromEntries(props.map((p) => [p, { type: 'string' }])) },
+  inputSchema: {
+    type: 'object',
+    properties: Object.fromEntries(
+      props.map((p) => {
+        const [key, value] = p.split('=');
+        return [key as string, value === undefined ? { type: 'string' } : { type: 'string', default: value }];
+      }),
+    ),
+  },
 });
 
 const github = [
@@ -17,17 +26,29 @@ const slack = [
   tool('slack', 'post_message', 'Post a message to a channel.', ['channel', 'text']),
   tool('slack', 'list_channels', 'List the channels of the workspace.'),
 ];
-const weather = [tool('weather', 'get_forecast', 'Five-day weather forecast for a city.', ['city'])];
+const weather = [tool('weather', 'get_forecast', 'Five-day weather forecast for a city.', ['city=Lisbon'])];
 
 describe('ToolIndex.replaceServer', () => {
   it('ranks exactly like a full build of the same catalogue', () => {
-    const slackNext = [slack[0]!, tool('slack', 'archive_channel', 'Archive a channel nobody uses any more.', ['channel'])];
+    const slackNext = [
+      slack[0]!,
+      tool('slack', 'archive_channel', 'Archive a channel nobody uses any more.', ['channel=announcements']),
+    ];
     const derived = createToolIndex([...github, ...slack, ...weather]).replaceServer('slack', slackNext);
     const full = createToolIndex([...github, ...weather, ...slackNext]);
-    for (const q of ['archive the old channel', 'post a message', 'weather in Paris', 'repository issue', 'list channels']) {
+    for (const q of [
+      'archive the old channel',
+      'post a message',
+      'weather in Lisbon',
+      'repository issue',
+      'list channels',
+      'announcements',
+    ]) {
       expect(derived.search(q, { limit: 5 })).toEqual(full.search(q, { limit: 5 }));
     }
     expect(derived.size).toBe(5);
+    // The derived index reads the new tools' example values too.
+    expect(derived.search('announcements')[0]?.name).toBe('slack__archive_channel');
   });
 
   it('finds the new tool, not the removed one, and leaves the original index as it was', () => {
