@@ -65,7 +65,8 @@ function walk(schema: unknown, out: SchemaText, depth: number): void {
         if (typeof v['title'] === 'string') out.descriptions.push(v['title']);
         pushValue(v['default'], out.values);
         const examples = v['examples'];
-        if (Array.isArray(examples)) for (const x of examples.slice(0, MAX_EXAMPLES)) pushValue(x, out.values);
+        if (Array.isArray(examples))
+          for (let i = 0; i < examples.length && i < MAX_EXAMPLES; i++) pushValue(examples[i], out.values);
         walk(v, out, depth + 1);
       }
     }
