@@ -16,6 +16,8 @@
 //                    matches its schema, "bad" does not, "missing" has no structured content, "error"
 //                    is an isError result; each call appends a line to --calls-file, when given) and
 //                    odd_output (an output schema that is not an object schema)
+//   --examples       also offer recipe_auto_complete and shop_auto_complete: twins but for the example
+//                    values of their schemas (a default, an examples list)
 //   --instructions=T the server's usage notes (initialize result)
 //   --stubborn       ignores SIGTERM and the end of stdin (only SIGKILL ends it)
 //   --start-dir=D    a slow start: leaves a marker file in D for --start-ms (default 300) before it
@@ -80,6 +82,25 @@ if (args.hang) {
       },
       { name: 'list_count', description: 'Counts tools/list requests.', inputSchema: { type: 'object', properties: {} } },
     );
+  if (args.examples) {
+    const complete = (query) => ({
+      type: 'object',
+      properties: { q: { type: 'string', description: 'Text to complete.', ...query } },
+      required: ['q'],
+    });
+    tools.push(
+      {
+        name: 'recipe_auto_complete',
+        description: 'Auto-complete suggestions for a partial query.',
+        inputSchema: complete({ default: 'chicken soup' }),
+      },
+      {
+        name: 'shop_auto_complete',
+        description: 'Auto-complete suggestions for a partial query.',
+        inputSchema: complete({ examples: ['velvet cushion', 'oak bookshelf'] }),
+      },
+    );
+  }
   if (args.annotated) {
     const text = { type: 'object', properties: { id: { type: 'string' } } };
     tools.push(
