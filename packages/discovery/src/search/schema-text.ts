@@ -7,8 +7,9 @@ export interface SchemaText {
   /**
    * The values the schema gives as examples of an argument: string `default`s and string `examples`
    * ("chicken soup", "AAPL", "facebook/bart-large"). They name the domain a tool serves, as a request's
-   * quoted values do. Enum options are not read: they list the choices of a setting ("asc", "desc"),
-   * which many unrelated tools share.
+   * quoted values do. Enum options are not read, nor the default of a parameter that has them (it is
+   * one of them): they list the choices of a setting ("asc", "desc", "volume_usd"), which many
+   * unrelated tools share.
    */
   values: string[];
 }
@@ -63,7 +64,8 @@ function walk(schema: unknown, out: SchemaText, depth: number): void {
         const v = value as Record<string, unknown>;
         if (typeof v['description'] === 'string') out.descriptions.push(v['description']);
         if (typeof v['title'] === 'string') out.descriptions.push(v['title']);
-        pushValue(v['default'], out.values);
+        // A default among enum options is a setting's choice, like the options (see `values`).
+        if (!Array.isArray(v['enum'])) pushValue(v['default'], out.values);
         const examples = v['examples'];
         if (Array.isArray(examples))
           for (let i = 0; i < examples.length && i < MAX_EXAMPLES; i++) pushValue(examples[i], out.values);

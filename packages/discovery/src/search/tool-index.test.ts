@@ -195,12 +195,16 @@ describe('createToolIndex: ranking', () => {
     expect(off.search('siamese')).toEqual([]);
   });
 
-  it('reads neither enum options nor non-string or document-length defaults as example values', () => {
+  it('reads neither enum options (nor a default among them) nor non-string or document-length defaults as example values', () => {
     const tools = [
       {
         name: 'sort_orders',
         description: 'List orders.',
-        inputSchema: { type: 'object', properties: { order: { type: 'string', enum: ['ascending', 'descending'] } } },
+        // A default of a parameter with options is one of them: a setting too.
+        inputSchema: {
+          type: 'object',
+          properties: { order: { type: 'string', enum: ['ascending', 'descending'], default: 'descending' } },
+        },
       },
       {
         name: 'page_size',
