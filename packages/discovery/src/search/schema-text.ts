@@ -7,9 +7,9 @@ export interface SchemaText {
   /**
    * The values the schema gives as examples of an argument: string `default`s and string `examples`
    * ("chicken soup", "AAPL", "facebook/bart-large"). They name the domain a tool serves, as a request's
-   * quoted values do. Enum options are not read, nor the default of a parameter that has them (it is
-   * one of them): they list the choices of a setting ("asc", "desc", "volume_usd"), which many
-   * unrelated tools share.
+   * quoted values do. Enum options are not read, nor the default or examples of a parameter that has
+   * them (they are among them): they list the choices of a setting ("asc", "desc", "volume_usd"),
+   * which many unrelated tools share.
    */
   values: string[];
 }
@@ -47,6 +47,13 @@ function pushValue(value: unknown, into: string[]): void {
   if (typeof value === 'string' && value.length > 0 && value.length <= MAX_VALUE_CHARS) into.push(value);
 }
 
+/** A property schema's example values: its string `default`, then its first string `examples`. */
+function collectValues(v: Record<string, unknown>, into: string[]): void {
+  pushValue(v['default'], into);
+  const examples = v['examples'];
+  if (Array.isArray(examples)) for (let i = 0; i < examples.length && i < MAX_EXAMPLES; i++) pushValue(examples[i], into);
+}
+
 const COMBINATORS = ['anyOf', 'oneOf', 'allOf'] as const;
 
 function walk(schema: unknown, out: SchemaText, depth: number): void {
@@ -64,11 +71,9 @@ function walk(schema: unknown, out: SchemaText, depth: number): void {
         const v = value as Record<string, unknown>;
         if (typeof v['description'] === 'string') out.descriptions.push(v['description']);
         if (typeof v['title'] === 'string') out.descriptions.push(v['title']);
-        // A default among enum options is a setting's choice, like the options (see `values`).
-        if (!Array.isArray(v['enum'])) pushValue(v['default'], out.values);
-        const examples = v['examples'];
-        if (Array.isArray(examples))
-          for (let i = 0; i < examples.length && i < MAX_EXAMPLES; i++) pushValue(examples[i], out.values);
+        // A parameter with enum options is a setting: its default and examples are among the options,
+        // which are not read (see `values`).
+        if (!Array.isArray(v['enum'])) collectValues(v, out.values);
         walk(v, out, depth + 1);
       }
     }

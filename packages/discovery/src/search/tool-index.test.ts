@@ -200,10 +200,12 @@ describe('createToolIndex: ranking', () => {
       {
         name: 'sort_orders',
         description: 'List orders.',
-        // A default of a parameter with options is one of them: a setting too.
+        // The default and examples of a parameter with options are among them: a setting too.
         inputSchema: {
           type: 'object',
-          properties: { order: { type: 'string', enum: ['ascending', 'descending'], default: 'descending' } },
+          properties: {
+            order: { type: 'string', enum: ['ascending', 'descending'], default: 'descending', examples: ['ascending'] },
+          },
         },
       },
       {
@@ -225,6 +227,7 @@ describe('createToolIndex: ranking', () => {
     ];
     const index = createToolIndex(tools);
     expect(index.search('descending')).toEqual([]);
+    expect(index.search('ascending')).toEqual([]);
     expect(index.search('31415 true')).toEqual([]);
     expect(index.search('zanzibar')).toEqual([]);
   });
