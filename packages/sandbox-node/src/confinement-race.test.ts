@@ -59,7 +59,11 @@ const p = (n) => ws + '/' + n;
 try { fs.symlinkSync(outside, p('link-tmp')); } catch {}
 let cycles = 0;
 const step = (fn) => { try { fn(); return true; } catch { return false; } };
+// A runner killed outright (SIGKILL) cannot end its children: the racer then sees its parent change
+// (it is re-parented) and stops by itself, rather than spinning a core until someone notices.
+const parent = process.ppid;
 const tick = () => {
+  if (process.ppid !== parent) process.exit(0);
   const until = Date.now() + 20;
   while (Date.now() < until) {
     step(() => fs.renameSync(p('swap'), p('parked')));
