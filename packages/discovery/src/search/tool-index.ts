@@ -51,8 +51,9 @@ function toDocuments(entries: readonly ToolIndexEntry[], seen = new Set<string>(
 }
 
 /**
- * A tool's text. The index reads the parameter names, descriptions and example values one by one (`paramText`); the
- * joined `params` string only regex search needs, so it is made on its first use, not per build.
+ * A tool's text. The index reads the parameter names, descriptions and example values one by one
+ * (`paramText`); the joined `params` string only regex search needs, so it is made on its first use,
+ * not per build.
  */
 class ToolDocument implements ToolText {
   private joined: string | undefined;
@@ -76,8 +77,9 @@ class ToolDocument implements ToolText {
  *
  * `search` is lexical and synchronous: BM25F over name, server, description, parameter text and the
  * schema's example values, with identifier splitting, Porter stemming, one-edit typo correction,
- * per-clause scoring of multi-part requests, small bonuses for name coverage, same-server tools and tools or servers named outright, and
- * the prerequisite tools of the best hits (the sibling that produces a required value, see prerequisites.ts).
+ * per-clause scoring of multi-part requests, small bonuses for name coverage, same-server tools and
+ * tools or servers named outright, and the prerequisite tools of the best hits (the sibling that
+ * produces a required value, see prerequisites.ts).
  * With `embeddingModel`, `searchAsync` fuses it with cosine similarity of embeddings (reciprocal rank fusion).
  *
  * @param entries Tools to index; names must be unique.

@@ -105,7 +105,7 @@ export function tokenizeTools(docs: readonly ToolText[], vocabulary: Vocabulary,
     // Example values: a field of their own, so that their length does not normalise the descriptions'.
     // Read, not readRepeated: they are short and mostly distinct ("chicken soup", an id), so a memo of
     // them cost more (a Map entry each, 8 ms at 10,000 tools) than reading them again.
-    for (const part of e.paramText?.values ?? []) reader.read(part);
+    if (e.paramText !== undefined) for (const part of e.paramText.values) reader.read(part);
     fieldEnds[at + 4] = reader.count - start;
     toolStart[d + 1] = reader.count;
     longNameWords.push(long);
